@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build the reproducers and tools into build/
+# make run        install what is missing, build, run every reproducer
+#                 with the default preset (scripts/run-all)
+# make check      install what is missing, build, run the tests
+# make bench      print phase timings and latencies of the default preset
+
+CC ?= gcc
+PKGS := libtracefs libtraceevent
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	  -Wmissing-prototypes -Wno-missing-field-initializers \
+	  -Wno-format-truncation -D_GNU_SOURCE -Icommon $(PKG_CFLAGS)
+LDLIBS := $(PKG_LIBS) -lz -lm -lpthread
+
+B := build
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
+REPRO_SRC := $(wildcard reproducers/*.c)
+REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
+TOOLS := $(B)/bin/rmap-restore
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+all: $(REPROS) $(TOOLS) $(UNITS)
+
+$(B)/%.o: %.c $(wildcard common/*.h) tests/unit/harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/libcommon.a: $(COMMON_OBJ)
+	ar rcs $@ $^
+
+$(B)/bin/%: $(B)/reproducers/%.o $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/bin/rmap-restore: $(B)/tools/restore.o $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	scripts/install-deps
+
+run: deps
+	$(MAKE) all
+	scripts/run-all --preset default
+
+check: deps
+	$(MAKE) all
+	tests/run
+
+bench: deps
+	$(MAKE) all
+	scripts/bench
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all deps run check bench clean
+.SECONDARY:

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "util.h"
+
+#define MAX_KNOBS 64
+
+static int lock_fd = -1;
+static int journal_fd = -1;
+static char *knobs_done[MAX_KNOBS];
+static int nr_knobs_done;
+
+const char *rr_state_dir(void)
+{
+	const char *dir = getenv("RMAP_REPRO_STATE_DIR");
+
+	return dir && *dir ? dir : "/run/rmap-repro";
+}
+
+const char *journal_path(void)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/journal", rr_state_dir());
+	return path;
+}
+
+static int make_state_dir(void)
+{
+	if (mkdir(rr_state_dir(), 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int rr_lock_acquire(const char *who, char *holder, size_t size)
+{
+	char path[PATH_MAX], buf[128];
+	ssize_t n;
+	int fd, err;
+
+	err = make_state_dir();
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/lock", rr_state_dir());
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		if (err == -EWOULDBLOCK)
+			err = -EBUSY;
+		if (holder && size) {
+			n = pread(fd, buf, sizeof(buf) - 1, 0);
+			buf[n > 0 ? n : 0] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			snprintf(holder, size, "%s", n > 0 ? buf : "unknown");
+		}
+		close(fd);
+		return err;
+	}
+	n = snprintf(buf, sizeof(buf), "pid %d (%s)\n", getpid(), who);
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	lock_fd = fd;
+	return 0;
+}
+
+int rr_lock_wait(const char *who, unsigned int timeout_s)
+{
+	struct rr_progress prog;
+	char holder[128];
+	uint64_t end = rr_now_ns() + timeout_s * NSEC_PER_SEC;
+	int err;
+
+	rr_progress_start(&prog, "lock");
+	for (;;) {
+		err = rr_lock_acquire(who, holder, sizeof(holder));
+		if (err != -EBUSY || rr_now_ns() >= end)
+			return err;
+		rr_progress(&prog, "waiting for %s to end", holder);
+		rr_sleep_ms(100);
+	}
+}
+
+void rr_lock_release(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+}
+
+bool journal_exists(void)
+{
+	return rr_path_exists(journal_path());
+}
+
+void journal_forget(void)
+{
+	int i;
+
+	for (i = 0; i < nr_knobs_done; i++)
+		free(knobs_done[i]);
+	nr_knobs_done = 0;
+}
+
+int journal_begin(const char *who)
+{
+	char buf[256];
+	int fd, n;
+
+	fd = open(journal_path(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+		  O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf),
+		     "# rmap-repro journal v1: pid %d (%s), undo last first\n",
+		     getpid(), who);
+	if (write(fd, buf, n) != n) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	if (journal_fd >= 0)
+		close(journal_fd);
+	journal_fd = fd;
+	journal_forget();
+	return 0;
+}
+
+/* Tabs separate fields and newlines end records: escape both. */
+static void escape(const char *in, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *in && o + 3 < size; in++) {
+		switch (*in) {
+		case '\\':
+			out[o++] = '\\';
+			out[o++] = '\\';
+			break;
+		case '\t':
+			out[o++] = '\\';
+			out[o++] = 't';
+			break;
+		case '\n':
+			out[o++] = '\\';
+			out[o++] = 'n';
+			break;
+		default:
+			out[o++] = *in;
+		}
+	}
+	out[o] = '\0';
+}
+
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+int journal_record(const char *op, const char *arg1, const char *arg2)
+{
+	char a1[PATH_MAX * 2], a2[PATH_MAX * 2], line[PATH_MAX * 5];
+	int n;
+
+	if (journal_fd < 0)
+		return -EBADF;
+	escape(arg1 ? arg1 : "", a1, sizeof(a1));
+	escape(arg2 ? arg2 : "", a2, sizeof(a2));
+	n = snprintf(line, sizeof(line), "%s\t%s\t%s\n", op, a1, a2);
+	if (write(journal_fd, line, n) != n)
+		return -errno;
+	/* The record must be on file before the change it describes. */
+	if (fdatasync(journal_fd) && errno != EINVAL)
+		return -errno;
+	return 0;
+}
+
+static bool knob_journaled(const char *path)
+{
+	int i;
+
+	for (i = 0; i < nr_knobs_done; i++)
+		if (!strcmp(knobs_done[i], path))
+			return true;
+	return false;
+}
+
+int journal_knob_set(const char *path, const char *value)
+{
+	char raw[4096], cur[4096];
+	int err;
+
+	err = rr_read_file(path, raw, sizeof(raw));
+	if (err)
+		return err;
+	rr_knob_value(raw, cur, sizeof(cur));
+	if (!strcmp(cur, value))
+		return 0;
+	if (!knob_journaled(path)) {
+		if (nr_knobs_done == MAX_KNOBS)
+			return -ENOSPC;
+		err = journal_record(J_KNOB, path, cur);
+		if (err)
+			return err;
+		knobs_done[nr_knobs_done++] = strdup(path);
+	}
+	return rr_write_file(path, value);
+}
+
+/* ---- replay ---- */
+
+struct record {
+	char *op, *a1, *a2;
+};
+
+static int undo_knob(const char *path, const char *orig, bool verbose)
+{
+	char raw[4096], cur[4096];
+	int err;
+
+	err = rr_read_file(path, raw, sizeof(raw));
+	if (err == -ENOENT)
+		return 0;	/* the object holding it is gone */
+	if (err)
+		return err;
+	rr_knob_value(raw, cur, sizeof(cur));
+	if (!strcmp(cur, orig))
+		return 0;
+	err = rr_write_file(path, orig);
+	if (!err && verbose)
+		rr_msg("restored %s: %s -> %s", path, cur, orig);
+	return err;
+}
+
+static int undo_ksm_unmerge(bool verbose)
+{
+	const char *run = "/sys/kernel/mm/ksm/run";
+	char cur[32];
+	int err;
+
+	/*
+	 * KSM held no merged page when the run began. Unmerging everything
+	 * returns it there and drops stale stable nodes, without which
+	 * max_page_sharing cannot be written back (EBUSY).
+	 */
+	err = rr_read_file(run, cur, sizeof(cur));
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	err = rr_write_file(run, "2");
+	if (!err && strcmp(cur, "2"))
+		err = rr_write_file(run, cur);
+	if (!err && verbose)
+		rr_msg("unmerged KSM pages (KSM held none before the run)");
+	return err;
+}
+
+static bool swap_active(const char *dev)
+{
+	char line[512];
+	size_t len = strlen(dev);
+	bool found = false;
+	FILE *f = fopen("/proc/swaps", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, dev, len) &&
+		    (line[len] == ' ' || line[len] == '\t'))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+static int undo_swapon(const char *dev, bool verbose)
+{
+	if (!swap_active(dev))
+		return 0;
+	if (swapoff(dev))
+		return -errno;
+	if (verbose)
+		rr_msg("swapoff %s", dev);
+	return 0;
+}
+
+static int undo_zram(const char *id, bool verbose)
+{
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	if (!rr_path_exists(path))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/block/zram%s/reset", id);
+	err = rr_write_file(path, "1");
+	if (err)
+		return err;
+	err = rr_write_file("/sys/class/zram-control/hot_remove", id);
+	if (!err && verbose)
+		rr_msg("removed /dev/zram%s", id);
+	return err;
+}
+
+static int undo_rmdir(const char *dir, bool verbose)
+{
+	int tries;
+
+	/* A task that just exited can keep a cgroup busy for a moment. */
+	for (tries = 0; tries < 100; tries++) {
+		if (!rmdir(dir)) {
+			if (verbose)
+				rr_msg("removed %s", dir);
+			return 0;
+		}
+		if (errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		rr_sleep_ms(50);
+	}
+	return -EBUSY;
+}
+
+static bool is_mount_point(const char *dir)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char where[512];
+
+		if (sscanf(line, "%*s %511s", where) == 1 &&
+		    !strcmp(where, dir))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+static int undo_mount(const char *dir, bool verbose)
+{
+	if (!is_mount_point(dir))
+		return 0;
+	if (umount(dir))
+		return -errno;
+	if (verbose)
+		rr_msg("unmounted %s", dir);
+	return 0;
+}
+
+static int undo_module(const char *name, bool verbose)
+{
+	const char *argv[] = { "modprobe", "-r", name, NULL };
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	if (!rr_path_exists(path))
+		return 0;
+	ret = rr_run(argv, true);
+	if (ret)
+		return ret < 0 ? ret : -EBUSY;
+	if (verbose)
+		rr_msg("unloaded module %s", name);
+	return 0;
+}
+
+static int undo(const struct record *r, bool verbose)
+{
+	if (!strcmp(r->op, J_KNOB))
+		return undo_knob(r->a1, r->a2, verbose);
+	if (!strcmp(r->op, J_KSM_UNMERGE))
+		return undo_ksm_unmerge(verbose);
+	if (!strcmp(r->op, J_SWAPON))
+		return undo_swapon(r->a1, verbose);
+	if (!strcmp(r->op, J_ZRAM))
+		return undo_zram(r->a1, verbose);
+	if (!strcmp(r->op, J_CGROUP) || !strcmp(r->op, J_INSTANCE))
+		return undo_rmdir(r->a1, verbose);
+	if (!strcmp(r->op, J_MOUNT))
+		return undo_mount(r->a1, verbose);
+	if (!strcmp(r->op, J_MODULE))
+		return undo_module(r->a1, verbose);
+	return -EINVAL;
+}
+
+static int parse_records(char *text, struct record **out)
+{
+	struct record *recs = NULL;
+	int n = 0, cap = 0;
+	char *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *t1, *t2;
+
+		if (line[0] == '#' || !line[0])
+			continue;
+		t1 = strchr(line, '\t');
+		t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (!t1 || !t2)
+			continue;	/* torn last line of a killed run */
+		*t1 = *t2 = '\0';
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			recs = realloc(recs, cap * sizeof(*recs));
+			if (!recs)
+				return -ENOMEM;
+		}
+		recs[n].op = line;
+		recs[n].a1 = t1 + 1;
+		recs[n].a2 = t2 + 1;
+		unescape(recs[n].a1);
+		unescape(recs[n].a2);
+		n++;
+	}
+	*out = recs;
+	return n;
+}
+
+int journal_replay(const char *path, bool verbose, int *undone)
+{
+	struct record *recs = NULL;
+	char *text, failed[PATH_MAX];
+	struct stat st;
+	int fd, n, i, err, failures = 0;
+
+	if (undone)
+		*undone = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return 1;
+	}
+	text = calloc(1, st.st_size + 1);
+	if (!text || read(fd, text, st.st_size) != st.st_size) {
+		free(text);
+		close(fd);
+		return 1;
+	}
+	close(fd);
+
+	n = parse_records(text, &recs);
+	if (n < 0) {
+		free(text);
+		return 1;
+	}
+	for (i = n - 1; i >= 0; i--) {
+		err = undo(&recs[i], verbose);
+		if (err) {
+			rr_warn("could not undo %s %s: %s", recs[i].op,
+				recs[i].a1, strerror(-err));
+			failures++;
+		} else if (undone) {
+			(*undone)++;
+		}
+	}
+	free(recs);
+	free(text);
+
+	if (!failures) {
+		unlink(path);
+	} else {
+		size_t len = strlen(path);
+
+		/* A journal replayed from .failed stays where it is. */
+		if (len > 7 && !strcmp(path + len - 7, ".failed"))
+			snprintf(failed, sizeof(failed), "%s", path);
+		else
+			snprintf(failed, sizeof(failed), "%s.failed", path);
+		if (!strcmp(failed, path) || !rename(path, failed))
+			rr_warn("kept the journal as %s; fix the cause and run scripts/restore --journal %s",
+				failed, failed);
+	}
+	if (journal_fd >= 0 && !strcmp(path, journal_path())) {
+		close(journal_fd);
+		journal_fd = -1;
+	}
+	journal_forget();
+	return failures;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The journal: every change the suite makes to the system is written here
+ * before it is made, and undone from here on every exit path. After a
+ * SIGKILL, scripts/restore (tools/restore.c) replays the same file.
+ *
+ * One run at a time holds the lock beside the journal; a second run is
+ * refused instead of mixing its records into the first one's journal.
+ *
+ * The state directory is /run/rmap-repro: /run does not survive a reboot,
+ * and neither does anything the journal records (sysfs knobs, swap, zram,
+ * cgroups, tracefs objects), so a stale journal never outlives its state.
+ * RMAP_REPRO_STATE_DIR overrides it (unit tests).
+ */
+#ifndef RR_JOURNAL_H
+#define RR_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Record types, in the order a reader meets them in the file. */
+#define J_KNOB		"knob"		/* path, original value */
+#define J_KSM_UNMERGE	"ksm-unmerge"	/* write run=2, then run back */
+#define J_SWAPON	"swapon"	/* device */
+#define J_ZRAM		"zram"		/* id of a hot-added device */
+#define J_CGROUP	"cgroup"	/* directory we created */
+#define J_INSTANCE	"tracefs-instance" /* instance directory */
+#define J_MOUNT		"mount"		/* a mount point we mounted */
+#define J_MODULE	"module"	/* a module we loaded */
+
+const char *rr_state_dir(void);
+const char *journal_path(void);
+
+/*
+ * Take the run lock. On -EBUSY, holder describes the run that has it.
+ * The lock file descriptor is inherited by a fork()ed child (same open
+ * file), so the lock lives until both parent and child are gone.
+ */
+int rr_lock_acquire(const char *who, char *holder, size_t size);
+int rr_lock_wait(const char *who, unsigned int timeout_s);
+void rr_lock_release(void);
+
+bool journal_exists(void);
+/* Start a new journal for this run (the lock must be held). */
+int journal_begin(const char *who);
+/* Append one record; the journal is flushed before this returns. */
+int journal_record(const char *op, const char *arg1, const char *arg2);
+/*
+ * Write a knob through the journal: its original value is recorded once,
+ * before the first change. A knob that already holds the value is not
+ * written and not journaled.
+ */
+int journal_knob_set(const char *path, const char *value);
+/* Forget the in-memory list of journaled knobs (after a fork/replay). */
+void journal_forget(void);
+
+/*
+ * Undo every record of the journal at path, last first. Returns the
+ * number of records that could not be undone (*undone, if not NULL, gets
+ * the number of records replayed without error). A clean journal is
+ * removed; one with failures is kept as <path>.failed for a later retry.
+ */
+int journal_replay(const char *path, bool verbose, int *undone);
+
+#endif

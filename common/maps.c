@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps.h"
+
+bool rr_maps_line(const char *line, unsigned long *lo, unsigned long *hi)
+{
+	char *end;
+
+	errno = 0;
+	*lo = strtoul(line, &end, 16);
+	if (errno || end == line || *end != '-')
+		return false;
+	line = end + 1;
+	*hi = strtoul(line, &end, 16);
+	if (errno || end == line || (*end != ' ' && *end != '\0'))
+		return false;
+	return *lo < *hi;
+}
+
+static void count_line(const char *line, unsigned long lo, unsigned long hi,
+		       size_t *in, size_t *total, size_t *bad)
+{
+	unsigned long s, e;
+
+	if (!*line)
+		return;
+	if (!rr_maps_line(line, &s, &e)) {
+		if (bad)
+			(*bad)++;
+		return;
+	}
+	(*total)++;
+	if (s < hi && e > lo)
+		(*in)++;
+}
+
+size_t rr_maps_count_text(const char *text, unsigned long lo,
+			  unsigned long hi, size_t *total, size_t *bad)
+{
+	size_t in = 0, tot = 0;
+	char line[512];
+
+	if (bad)
+		*bad = 0;
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, text, len);
+		line[len] = '\0';
+		count_line(line, lo, hi, &in, &tot, bad);
+		if (!nl)
+			break;
+		text = nl + 1;
+	}
+	if (total)
+		*total = tot;
+	return in;
+}
+
+int rr_maps_count(unsigned long lo, unsigned long hi, size_t *in_range,
+		  size_t *total)
+{
+	char *line = NULL;
+	size_t cap = 0, in = 0, tot = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		count_line(line, lo, hi, &in, &tot, NULL);
+	}
+	free(line);
+	fclose(f);
+	*in_range = in;
+	if (total)
+		*total = tot;
+	return 0;
+}

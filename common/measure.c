@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The measuring body, run in the child: set up (every change journaled),
+ * then for each run and each case: build the pattern and verify it, merge
+ * it (KSM case), arm the probe, fire the trigger with the victim running,
+ * collect, tear down. Statistics are recomputed after every case, so an
+ * interrupted run still reports what it had measured.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bracket.h"
+#include "journal.h"
+#include "ksm.h"
+#include "memcg.h"
+#include "pattern.h"
+#include "repro.h"
+#include "swap.h"
+#include "trace.h"
+#include "trigger.h"
+#include "util.h"
+#include "victim.h"
+
+struct case_state {
+	struct rr_samples lat, victim;
+};
+
+struct body {
+	const struct rr_repro *r;
+	struct rr_result *res;
+	struct rr_trace trace;
+	struct rr_memcg cg;
+	struct rr_trigger_ctx tctx;
+	struct case_state cs[RR_PT_MAX];
+};
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / NSEC_PER_SEC;
+}
+
+static int memory_floor(size_t bytes, char *why, size_t len)
+{
+	unsigned long long avail_kb;
+
+	if (rr_read_keyed("/proc/meminfo", "MemAvailable", &avail_kb))
+		return 0;
+	if (avail_kb < (bytes >> 10) + (rr_cfg.min_free_mb << 10)) {
+		snprintf(why, len,
+			 "MemAvailable %llu MiB is below the %llu MiB floor plus the %zu MiB the pattern needs",
+			 avail_kb >> 10, rr_cfg.min_free_mb, bytes >> 20);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int setup(struct body *b, char *why, size_t len)
+{
+	struct rr_result *res = b->res;
+	struct rr_pattern_spec spec;
+	struct rr_swap swap;
+	char name[64];
+	size_t vmas = 0;
+	int err, i;
+
+	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
+	rr_phase(res, "setup: tracing");
+	rr_trace_sweep();
+	err = rr_trace_open(&b->trace, rr_cfg.buffer_kb, why, len);
+	if (err)
+		return err;
+	snprintf(res->instance, sizeof(res->instance), "%s", b->trace.name);
+
+	if (res->trigger == RR_TRIG_RECLAIM) {
+		rr_phase(res, "setup: memory cgroup");
+		snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
+		err = rr_memcg_create(&b->cg, name, why, len);
+		if (!err)
+			err = rr_memcg_join(&b->cg);
+		if (err) {
+			if (!why[0])
+				snprintf(why, len, "cannot join %s: %s",
+					 b->cg.path, strerror(-err));
+			return err;
+		}
+		snprintf(res->memcg, sizeof(res->memcg), "%s %s",
+			 rr_memcg_ver_name(b->cg.ver), b->cg.path);
+		rr_phase(res, "setup: swap");
+		err = rr_swap_ensure(&swap, rr_cfg.swap_mb, why, len);
+		if (err)
+			return err;
+		rr_swap_describe(&swap, res->swap, sizeof(res->swap));
+		b->tctx.cg = &b->cg;
+	}
+	b->tctx.compact_node = strcmp(rr_cfg.compact_node, "all") ?
+			       atol(rr_cfg.compact_node) : -1;
+
+	for (i = 0; i < b->r->nr_cases; i++) {
+		if (b->r->cases[i] == RR_PT_KSM) {
+			rr_phase(res, "setup: KSM");
+			err = rr_ksm_setup(why, len);
+			if (err)
+				return err;
+		}
+		b->r->spec(b->r->cases[i], &spec);
+		if (rr_pattern_expected_vmas(&spec) > vmas)
+			vmas = rr_pattern_expected_vmas(&spec);
+	}
+	return rr_pattern_map_count(vmas, why, len);
+}
+
+/* Recompute the shared statistics of a case from its samples. */
+static void publish(struct body *b, struct rr_case_result *c)
+{
+	struct case_state *cs = &b->cs[c->type];
+
+	rr_stats_compute(cs->lat.v, cs->lat.n, &c->latency);
+	rr_stats_compute(cs->victim.v, cs->victim.n, &c->victim);
+}
+
+/*
+ * One firing of the trigger on a built pattern. With probe, the bracket
+ * events are recorded and paired; with v, the victim toggles during the
+ * trigger. Either may be off.
+ */
+static int fire(struct body *b, struct rr_case_result *c,
+		struct rr_pattern *p, bool probe, struct rr_victim *v,
+		unsigned long *counted, char *why, size_t len)
+{
+	struct rr_result *res = b->res;
+	struct case_state *cs = &b->cs[c->type];
+	struct rr_bprobe_result pres = { 0 };
+	struct rr_bprobe bp;
+	size_t present0 = 0, present1, swapped;
+	char filter[128];
+	uint64_t t0, dt;
+	int pids[2], npids = 0, err = 0, ferr;
+
+	pids[npids++] = getpid();
+	if (v)
+		pids[npids++] = v->tid;
+	rr_pid_filter(pids, npids, filter, sizeof(filter));
+	if (probe) {
+		err = rr_trace_off(&b->trace);
+		if (!err)
+			err = rr_trace_disable_all(&b->trace);
+		if (!err)
+			err = rr_trace_reset(&b->trace);
+		if (err) {
+			snprintf(why, len, "cannot reset the tracefs instance");
+			return err;
+		}
+		err = rr_bprobe_setup(&bp, &b->trace, c->bracket, filter,
+				      (unsigned long)p->addr,
+				      (unsigned long)p->addr + p->len, why,
+				      len);
+		if (err)
+			return err;
+		if (rr_pattern_residency(p, &present0, &swapped))
+			present0 = 0;
+	}
+	/*
+	 * Ask for everything the group holds. Reclaim deactivates active
+	 * pages only once the inactive list runs low, and KSM pages sit on
+	 * the active list after merging: a smaller target never reaches
+	 * them. The group holds only this process, so nothing else pays.
+	 */
+	b->tctx.reclaim_bytes = RR_RECLAIM_ALL;
+
+	if (probe)
+		rr_trace_on(&b->trace);
+	if (v)
+		rr_victim_go(v);
+	t0 = rr_now_ns();
+	ferr = rr_trigger_fire(res->trigger, &b->tctx, res->trigger_how,
+			       sizeof(res->trigger_how));
+	dt = rr_now_ns() - t0;
+	c->trigger_s += secs(dt);
+	res->trigger_s += secs(dt);
+	if (v) {
+		rr_victim_pause(v);
+		rr_victim_take(v, &cs->victim);
+		c->victim_errors += v->errors;
+		c->victim_truncated |= v->truncated;
+	}
+	if (probe) {
+		rr_trace_off(&b->trace);
+		rr_phase(res, "case %s: collect", rr_page_type_name(c->type));
+		err = rr_bprobe_collect(&bp, &b->trace, &cs->lat, &pres);
+		c->intervals += pres.intervals;
+		c->marks += pres.marks;
+		c->unpaired += pres.unpaired;
+		c->lost_events += pres.lost;
+		*counted = pres.counted;
+		if (!rr_pattern_residency(p, &present1, &swapped)) {
+			c->filled += p->filled;
+			c->gone += present0 > present1 ? present0 - present1 : 0;
+		}
+		if (err)
+			snprintf(why, len, "cannot read the trace buffer");
+	}
+	if (ferr) {
+		snprintf(why, len, "trigger %s: %s",
+			 rr_trigger_names[res->trigger], strerror(-ferr));
+		return ferr;
+	}
+	return err;
+}
+
+/* Build (and for the KSM case merge) a fresh copy of the pattern. */
+static int prepare(struct body *b, struct rr_case_result *c,
+		   struct rr_pattern *p, unsigned int run, char *why,
+		   size_t len)
+{
+	struct rr_result *res = b->res;
+	const char *name = rr_page_type_name(c->type);
+	struct rr_pattern_spec spec;
+	uint64_t t0, t1;
+	int err;
+
+	b->r->spec(c->type, &spec);
+	err = memory_floor(spec.pages * rr_page_size(), why, len);
+	if (err) {
+		memset(p, 0, sizeof(*p));
+		p->memfd = -1;
+		return err;
+	}
+	rr_phase(res, "case %s run %u: build", name, run);
+	t0 = rr_now_ns();
+	err = rr_pattern_build(p, &spec, why, len);
+	t1 = rr_now_ns();
+	c->setup_s += secs(t1 - t0);
+	res->setup_s += secs(t1 - t0);
+	c->pages = spec.pages;
+	c->vmas = p->vmas;
+	if (err || c->type != RR_PT_KSM)
+		return err;
+
+	rr_phase(res, "case %s run %u: merge", name, run);
+	err = rr_ksm_merge(p->filled, &c->ksm, why, len);
+	c->merge_s += secs(rr_now_ns() - t1);
+	res->merge_s += secs(rr_now_ns() - t1);
+	if (!err && c->ksm.merging_pages <= 0) {
+		snprintf(why, len, "KSM merged no page");
+		err = -EAGAIN;
+	}
+	return err;
+}
+
+static void unprepare(struct rr_case_result *c, struct rr_pattern *p)
+{
+	rr_pattern_free(p);
+	if (c->type == RR_PT_KSM)
+		rr_ksm_reset();
+}
+
+static int run_case(struct body *b, struct rr_case_result *c,
+		    unsigned int run)
+{
+	struct rr_result *res = b->res;
+	const char *name = rr_page_type_name(c->type);
+	const char *trig = rr_trigger_names[res->trigger];
+	bool apart = rr_trigger_backs_off(res->trigger);
+	struct rr_victim v = { 0 };
+	struct rr_pattern p;
+	unsigned long counted = 0, attempt;
+	char why[512] = "";
+	int err;
+
+	c->ran = true;
+	rr_msg("run %u/%llu, case %s: build, trigger %s%s", run,
+	       rr_cfg.runs, name, trig,
+	       apart ? ", then again with the victim" : " with the victim");
+	err = prepare(b, c, &p, run, why, sizeof(why));
+	if (err)
+		goto out;
+	err = rr_victim_start(&v, p.victim);
+	if (err) {
+		snprintf(why, sizeof(why), "victim thread: %s",
+			 strerror(-err));
+		goto out;
+	}
+	for (attempt = 1;; attempt++) {
+		rr_phase(res, "case %s run %u: trigger %s", name, run, trig);
+		err = fire(b, c, &p, true, apart ? NULL : &v, &counted, why,
+			   sizeof(why));
+		if (err || counted || !rr_trigger_may_miss(res->trigger))
+			break;
+		if (attempt == rr_cfg.attempts) {
+			snprintf(why, sizeof(why),
+				 "%s did not reach the pattern in %lu attempts (see its reach)",
+				 trig, attempt);
+			err = -ENODATA;
+			break;
+		}
+		/* Missed: try again on fresh pages, placed elsewhere. */
+		rr_victim_stop(&v);
+		unprepare(c, &p);
+		err = prepare(b, c, &p, run, why, sizeof(why));
+		if (!err)
+			err = rr_victim_start(&v, p.victim);
+		if (err)
+			break;
+	}
+	if (!err && apart) {
+		/* The victim gets its own pass, on a fresh pattern. */
+		rr_victim_stop(&v);
+		unprepare(c, &p);
+		err = prepare(b, c, &p, run, why, sizeof(why));
+		if (!err)
+			err = rr_victim_start(&v, p.victim);
+		rr_phase(res, "case %s run %u: trigger %s, victim pass", name,
+			 run, trig);
+		if (!err)
+			err = fire(b, c, &p, false, &v, &counted, why,
+				   sizeof(why));
+	}
+	if (!err)
+		c->runs++;
+out:
+	rr_victim_stop(&v);
+	unprepare(c, &p);
+	if (err && !c->error[0])
+		snprintf(c->error, sizeof(c->error), "run %u: %s", run, why);
+	publish(b, c);
+	return err;
+}
+
+void rr_body(const struct rr_repro *r, struct rr_result *res)
+{
+	struct body b = { .r = r, .res = res };
+	uint64_t start = rr_now_ns();
+	char why[512] = "";
+	unsigned int run;
+	int i, err;
+
+	res->nr_cases = r->nr_cases;
+	for (i = 0; i < r->nr_cases; i++) {
+		res->cases[i].type = r->cases[i];
+		res->cases[i].bracket = rr_trigger_bracket(res->trigger);
+	}
+	err = setup(&b, why, sizeof(why));
+	if (err) {
+		rr_set_verdict(res, err == -ENODEV ? RR_SKIP : RR_ERROR,
+			       "setup: %s", why);
+		goto out;
+	}
+	for (run = 1; run <= rr_cfg.runs; run++) {
+		for (i = 0; i < r->nr_cases; i++) {
+			/* A failed case is not run again: its error stands. */
+			if (res->cases[i].error[0])
+				continue;
+			run_case(&b, &res->cases[i], run);
+		}
+	}
+	rr_verdict_compute(res);
+out:
+	rr_phase(res, "end");
+	rr_trace_close(&b.trace);
+	for (i = 0; i < RR_PT_MAX; i++) {
+		rr_samples_free(&b.cs[i].lat);
+		rr_samples_free(&b.cs[i].victim);
+	}
+	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after);
+	res->total_s = secs(rr_now_ns() - start);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A private memory cgroup (v1 or v2) that the measuring process joins
+ * before it allocates, so that reclaim can be forced on its pages alone
+ * and pressure never leaves it. Created through the journal.
+ */
+#ifndef RR_MEMCG_H
+#define RR_MEMCG_H
+
+#include <limits.h>
+#include <stddef.h>
+
+enum rr_memcg_ver { RR_MEMCG_NONE, RR_MEMCG_V1, RR_MEMCG_V2 };
+
+struct rr_memcg {
+	enum rr_memcg_ver ver;
+	char path[PATH_MAX];
+};
+
+/* Where the memory controller lives; why says why not when it does not. */
+enum rr_memcg_ver rr_memcg_detect(char *mnt, size_t size, char *why,
+				  size_t len);
+const char *rr_memcg_ver_name(enum rr_memcg_ver v);
+int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
+		    size_t len);
+/* Move the calling process (all its threads) into the group. */
+int rr_memcg_join(const struct rr_memcg *cg);
+int rr_memcg_usage(const struct rr_memcg *cg, unsigned long long *bytes);
+/*
+ * Reclaim about `bytes` (RR_RECLAIM_ALL: all it holds) from the group
+ * in the caller's context: v2 writes
+ * memory.reclaim; v1 lowers memory.limit_in_bytes below the usage and
+ * lifts it again at once (EBUSY there only means the kernel reclaimed
+ * what it could). Neither can wake the OOM killer: v1's oom_kill_disable
+ * is set in the group, and v2's memory.reclaim never OOMs.
+ * how gets a one-line description of what was written.
+ */
+#define RR_RECLAIM_ALL (~0ULL)
+int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
+		     char *how, size_t len);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pattern builders: one mapping split into many VMAs by mprotect(), so
+ * that all its VMAs sit on one anon_vma (anonymous) or one file's i_mmap
+ * tree (MAP_SHARED), with some pages filled with identical content.
+ *
+ * Only the filled pages are populated. The VMAs of the unpopulated pages
+ * still sit on the anon_vma (the mapping got its anon_vma from the first
+ * fault, before the split), which is what a KSM walk iterates; leaving
+ * them empty keeps the number of KSM pages, and so the length of a
+ * trigger that walks all of them, under control.
+ */
+#ifndef RR_PATTERN_H
+#define RR_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rr_page_type { RR_PT_KSM, RR_PT_ANON, RR_PT_FILE, RR_PT_MAX };
+
+const char *rr_page_type_name(enum rr_page_type t);
+
+struct rr_pattern_spec {
+	enum rr_page_type type;
+	size_t pages;		/* size of the mapping */
+	size_t split_every;	/* mprotect(PROT_READ) every Nth page */
+	size_t identical;	/* pages filled, spread evenly; 0: all */
+};
+
+struct rr_pattern {
+	struct rr_pattern_spec spec;
+	char *addr;
+	size_t len;
+	int memfd;
+	size_t filled;		/* pages filled with identical content */
+	size_t vmas;		/* counted in /proc/self/maps */
+	size_t vmas_expected;
+	char *victim;		/* a page whose mprotect needs the rmap lock */
+};
+
+size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s);
+/* Index of the i-th filled page. */
+size_t rr_pattern_filled_index(const struct rr_pattern *p, size_t i);
+/* Raise vm.max_map_count through the journal if `vmas` more need it. */
+int rr_pattern_map_count(size_t vmas, char *why, size_t len);
+int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
+		     char *why, size_t len);
+/* Count filled pages present in RAM and swapped out (/proc/self/pagemap). */
+int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
+			 size_t *swapped);
+void rr_pattern_free(struct rr_pattern *p);
+
+#endif

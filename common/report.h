@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Report output: human text that fits 72 columns (for mail), KTAP for
+ * kselftest runners, and JSON for tools (schema: docs/results.md).
+ */
+#ifndef RR_REPORT_H
+#define RR_REPORT_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+void rr_report_text(FILE *f, const struct rr_result *r);
+void rr_report_ktap(FILE *f, const struct rr_result *r);
+void rr_report_json(FILE *f, const struct rr_result *r);
+
+/* Shared wording, so that the three formats say the same thing. */
+const char *rr_case_what(enum rr_page_type t);
+void rr_probe_events(int bracket, char *buf, size_t size);
+void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size);
+/* "[128 ms, 256 ms)" */
+void rr_hist_label(int b, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "bracket.h"
+#include "json.h"
+#include "report.h"
+#include "trigger.h"
+
+static void stats(struct rr_json *j, const char *key,
+		  const struct rr_stats *s)
+{
+	int b;
+
+	json_obj_begin(j, key);
+	json_uint(j, "count", s->count);
+	if (s->count) {
+		json_num(j, "min", s->min, 4);
+		json_num(j, "mean", s->mean, 4);
+		json_num(j, "p50", s->p50, 4);
+		json_num(j, "p90", s->p90, 4);
+		json_num(j, "p99", s->p99, 4);
+		json_num(j, "max", s->max, 4);
+	} else {
+		json_null(j, "min");
+		json_null(j, "mean");
+		json_null(j, "p50");
+		json_null(j, "p90");
+		json_null(j, "p99");
+		json_null(j, "max");
+	}
+	json_arr_begin(j, "log2_histogram");
+	for (b = 0; b < RR_HIST_BUCKETS; b++) {
+		double lo, hi;
+
+		if (!s->hist[b])
+			continue;
+		rr_hist_bounds(b, &lo, &hi);
+		json_obj_begin(j, NULL);
+		json_num(j, "lo_us", lo, 0);
+		json_num(j, "hi_us", hi, 0);
+		json_uint(j, "count", s->hist[b]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void one_case(struct rr_json *j, const struct rr_result *r,
+		     const struct rr_case_result *c)
+{
+	const struct rr_bracket_def *d = &rr_brackets[c->bracket];
+	char ev[256], reach[256];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "page_type", rr_page_type_name(c->type));
+	json_str(j, "what", rr_case_what(c->type));
+	json_str(j, "trigger", rr_trigger_names[r->trigger]);
+	json_str(j, "probe", d->id);
+	rr_probe_events(c->bracket, ev, sizeof(ev));
+	json_obj_begin(j, "probe_detail");
+	json_str(j, "events", ev);
+	json_str(j, "clock", "mono");
+	json_str(j, "interval", d->what);
+	json_str(j, "bounds", d->bounds);
+	json_obj_end(j);
+	json_bool(j, "ran", c->ran);
+	if (c->error[0])
+		json_str(j, "error", c->error);
+	else
+		json_null(j, "error");
+	json_uint(j, "runs", c->runs);
+	stats(j, "latency_ms", &c->latency);
+	stats(j, "victim_stall_ms", &c->victim);
+	json_uint(j, "victim_errors", c->victim_errors);
+	json_bool(j, "victim_truncated", c->victim_truncated);
+	json_uint(j, "lost_events", c->lost_events);
+	json_uint(j, "unpaired_events", c->unpaired);
+	json_uint(j, "intervals", c->intervals);
+	json_obj_begin(j, "reach");
+	rr_reach_text(r, c, reach, sizeof(reach));
+	json_str(j, "text", reach);
+	json_uint(j, "pattern_ptes_migrated", c->marks);
+	json_uint(j, "pages_filled", c->filled);
+	json_uint(j, "pages_unmapped", c->gone);
+	json_obj_end(j);
+	json_obj_begin(j, "pattern");
+	json_uint(j, "pages", c->pages);
+	json_uint(j, "vmas", c->vmas);
+	json_obj_end(j);
+	json_obj_begin(j, "timing_s");
+	json_num(j, "setup", c->setup_s, 3);
+	json_num(j, "merge", c->merge_s, 3);
+	json_num(j, "trigger", c->trigger_s, 3);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+void rr_report_json(FILE *f, const struct rr_result *r)
+{
+	const struct rr_case_result *ksm = NULL;
+	struct rr_json j;
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++)
+		if (r->cases[i].type == RR_PT_KSM)
+			ksm = &r->cases[i];
+
+	json_init(&j, f);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "rmap-repro-result/1");
+	json_str(&j, "reproducer", r->reproducer);
+	json_str(&j, "verdict", rr_verdict_names[r->verdict]);
+	json_str(&j, "reason", r->reason);
+	json_str(&j, "command", r->options);
+
+	json_obj_begin(&j, "kernel");
+	json_str(&j, "release", r->sys.release);
+	json_str(&j, "version", r->sys.version);
+	json_str(&j, "machine", r->sys.machine);
+	json_str(&j, "cmdline", r->sys.cmdline);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "system");
+	json_int(&j, "cpus", r->sys.cpus);
+	json_uint(&j, "mem_kb", r->sys.mem_kb);
+	json_int(&j, "numa_nodes", r->sys.numa_nodes);
+	json_str(&j, "thp", r->sys.thp);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "pattern");
+	json_uint(&j, "pages", r->pages);
+	json_uint(&j, "vmas", ksm ? ksm->vmas : 0);
+	json_uint(&j, "split_every", r->split_every);
+	json_uint(&j, "identical_pages",
+		  r->identical && r->identical < r->pages ? r->identical :
+		  r->pages);
+	json_uint(&j, "max_page_sharing", ksm ? ksm->ksm.max_page_sharing :
+		  r->max_page_sharing);
+	json_uint(&j, "ksm_pages_shared", ksm ? ksm->ksm.pages_shared : 0);
+	json_uint(&j, "ksm_pages_sharing", ksm ? ksm->ksm.pages_sharing : 0);
+	json_int(&j, "ksm_merging_pages", ksm ? ksm->ksm.merging_pages : -1);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "trigger");
+	json_str(&j, "name", rr_trigger_names[r->trigger]);
+	json_str(&j, "why", r->trigger_why);
+	json_str(&j, "how", r->trigger_how);
+	json_str(&j, "memcg", r->memcg);
+	json_str(&j, "swap", r->swap);
+	json_obj_end(&j);
+
+	json_uint(&j, "runs", r->runs);
+	json_num(&j, "threshold_ms", r->threshold_ms, 3);
+	json_num(&j, "min_ratio", r->min_ratio, 3);
+
+	json_arr_begin(&j, "cases");
+	for (i = 0; i < r->nr_cases; i++)
+		one_case(&j, r, &r->cases[i]);
+	json_arr_end(&j);
+
+	json_obj_begin(&j, "timing_s");
+	json_num(&j, "setup", r->setup_s, 3);
+	json_num(&j, "merge", r->merge_s, 3);
+	json_num(&j, "trigger", r->trigger_s, 3);
+	json_num(&j, "total", r->total_s, 3);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "safety");
+	json_uint(&j, "oom_kill_before", r->oom_kill_before);
+	json_uint(&j, "oom_kill_after", r->oom_kill_after);
+	json_bool(&j, "restore_ran", r->restore_ran);
+	json_int(&j, "restored_changes", r->restored);
+	json_int(&j, "restore_failures", r->restore_failures);
+	json_obj_end(&j);
+
+	json_obj_end(&j);
+	json_finish(&j);
+}

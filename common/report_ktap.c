@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "bracket.h"
+#include "report.h"
+#include "trigger.h"
+
+/*
+ * One test per reproducer, with one subtest per case. A case is "not ok"
+ * when its largest interval exceeds the threshold: the kernel failed the
+ * latency bound. The reproducer is "not ok" when the latency was
+ * reproduced (KSM case over the threshold and well above the controls),
+ * "ok" when not, "# SKIP" when a prerequisite is missing, and "not ok"
+ * with an error diagnostic when it could not measure.
+ */
+void rr_report_ktap(FILE *f, const struct rr_result *r)
+{
+	const char *v = rr_verdict_names[r->verdict];
+	char ev[256];
+	int i;
+
+	fprintf(f, "KTAP version 1\n1..1\n");
+	if (r->verdict == RR_SKIP) {
+		fprintf(f, "ok 1 %s # SKIP %s\n", r->reproducer, r->reason);
+		return;
+	}
+	if (r->nr_cases) {
+		rr_probe_events(rr_trigger_bracket(r->trigger), ev, sizeof(ev));
+		fprintf(f, "    KTAP version 1\n");
+		fprintf(f, "    # trigger %s, probe %s (%s), %u runs, threshold %.3g ms\n",
+			rr_trigger_names[r->trigger],
+			rr_brackets[rr_trigger_bracket(r->trigger)].id, ev,
+			r->runs, r->threshold_ms);
+		fprintf(f, "    1..%d\n", r->nr_cases);
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+		const char *name = rr_page_type_name(c->type);
+
+		if (!c->ran) {
+			fprintf(f, "    ok %d %s # SKIP not run\n", i + 1, name);
+			continue;
+		}
+		if (c->error[0] || !c->latency.count) {
+			fprintf(f, "    # %s: error: %s\n", name,
+				c->error[0] ? c->error : "nothing measured");
+			fprintf(f, "    not ok %d %s\n", i + 1, name);
+			continue;
+		}
+		fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
+			name, c->latency.max, c->latency.p50, c->latency.count,
+			c->victim.max, c->lost_events);
+		fprintf(f, "    %s %d %s\n",
+			c->latency.max > r->threshold_ms ? "not ok" : "ok",
+			i + 1, name);
+	}
+	fprintf(f, "# %s: %s\n", v, r->reason);
+	if (r->restore_ran && r->restore_failures)
+		fprintf(f, "# restore: %d changes could not be undone\n",
+			r->restore_failures);
+	fprintf(f, "%s 1 %s\n",
+		r->verdict == RR_NOT_REPRODUCED ? "ok" : "not ok",
+		r->reproducer);
+}

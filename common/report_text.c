@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <string.h>
+
+#include "bracket.h"
+#include "report.h"
+#include "trigger.h"
+
+#define WIDTH 72
+#define INDENT 9
+
+const char *rr_case_what(enum rr_page_type t)
+{
+	switch (t) {
+	case RR_PT_KSM:
+		return "KSM-merged anonymous pages (rmap_walk_ksm)";
+	case RR_PT_ANON:
+		return "the same pattern, plain anonymous pages, no KSM (rmap_walk_anon, control)";
+	case RR_PT_FILE:
+		return "the same pattern on a MAP_SHARED memfd (shmem) mapping (rmap_walk_file, control)";
+	default:
+		return "?";
+	}
+}
+
+void rr_probe_events(int bracket, char *buf, size_t size)
+{
+	const struct rr_bracket_def *d = &rr_brackets[bracket];
+
+	snprintf(buf, size, "%s/%s .. %s/%s", d->system, d->start, d->system,
+		 d->end);
+}
+
+void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size)
+{
+	if (r->trigger == RR_TRIG_COMPACT)
+		snprintf(buf, size,
+			 "%llu pattern PTEs migrated (set_migration_pte)",
+			 c->marks);
+	else
+		snprintf(buf, size,
+			 "%llu of %llu filled pages unmapped (pagemap)",
+			 c->gone, c->filled);
+}
+
+static void unit(double us, char *buf, size_t size)
+{
+	if (us >= 1e6)
+		snprintf(buf, size, "%g s", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, size, "%g ms", us / 1e3);
+	else
+		snprintf(buf, size, "%g us", us);
+}
+
+void rr_hist_label(int b, char *buf, size_t size)
+{
+	char lo[32], hi[32];
+	double l, h;
+
+	rr_hist_bounds(b, &l, &h);
+	unit(l, lo, sizeof(lo));
+	unit(h, hi, sizeof(hi));
+	snprintf(buf, size, "[%s, %s)", b ? lo : "0", hi);
+}
+
+/* "Label    text wrapped at 72 columns under an indent" */
+static void field(FILE *f, const char *label, const char *text)
+{
+	const char *p = text;
+	int col;
+
+	fprintf(f, "%-*s", INDENT, label);
+	col = INDENT;
+	while (*p) {
+		int len = strcspn(p, " ");
+
+		if (col > INDENT && col + 1 + len > WIDTH) {
+			fprintf(f, "\n%*s", INDENT, "");
+			col = INDENT;
+		} else if (col > INDENT) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, p);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void stats_table(FILE *f, const struct rr_result *r, bool victim)
+{
+	int i;
+
+	fprintf(f, "%-5s %6s %9s %9s %9s %9s %9s %6s\n", "case", "n", "min",
+		"p50", "p90", "p99", "max", victim ? "err" : "lost");
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+		const struct rr_stats *s = victim ? &c->victim : &c->latency;
+
+		if (!c->ran)
+			continue;
+		if (!s->count) {
+			fprintf(f, "%-5s %6s  %s\n", rr_page_type_name(c->type),
+				"0", c->error[0] ? c->error : "nothing measured");
+			continue;
+		}
+		fprintf(f, "%-5s %6zu %9.3f %9.3f %9.3f %9.3f %9.3f %6llu\n",
+			rr_page_type_name(c->type), s->count, s->min, s->p50,
+			s->p90, s->p99, s->max,
+			victim ? (unsigned long long)c->victim_errors :
+				 c->lost_events);
+	}
+}
+
+static void histograms(FILE *f, const struct rr_result *r)
+{
+	char label[64], line[512];
+	int i, b;
+
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+		size_t o = 0;
+
+		if (!c->latency.count)
+			continue;
+		for (b = 0; b < RR_HIST_BUCKETS; b++) {
+			if (!c->latency.hist[b])
+				continue;
+			rr_hist_label(b, label, sizeof(label));
+			o += snprintf(line + o, sizeof(line) - o, "%s%s %lu",
+				      o ? ", " : "", label, c->latency.hist[b]);
+			if (o >= sizeof(line))
+				break;
+		}
+		snprintf(label, sizeof(label), "  %s", rr_page_type_name(c->type));
+		field(f, label, line);
+	}
+}
+
+void rr_report_text(FILE *f, const struct rr_result *r)
+{
+	const struct rr_case_result *ksm = NULL;
+	char buf[1024], ev[256];
+	const struct rr_bracket_def *d;
+	const char *p;
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++)
+		if (r->cases[i].type == RR_PT_KSM)
+			ksm = &r->cases[i];
+
+	fprintf(f, "%s: ", r->reproducer);
+	for (p = rr_verdict_names[r->verdict]; *p; p++)
+		fputc(toupper((unsigned char)*p), f);
+	fputc('\n', f);
+	field(f, "", r->reason);
+	fputc('\n', f);
+
+	snprintf(buf, sizeof(buf),
+		 "%s (%s), %ld CPUs, %.1f GiB, %d NUMA node%s, THP %s",
+		 r->sys.release, r->sys.machine, r->sys.cpus,
+		 r->sys.mem_kb / 1048576.0, r->sys.numa_nodes,
+		 r->sys.numa_nodes == 1 ? "" : "s", r->sys.thp);
+	field(f, "Kernel", buf);
+	field(f, "Command", r->options);
+	if (r->verdict == RR_SKIP && !r->nr_cases)
+		return;
+
+	snprintf(buf, sizeof(buf),
+		 "one %llu-page mapping, every %s page mprotect(PROT_READ): %zu VMAs (counted in /proc/self/maps) on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
+		 r->pages,
+		 r->split_every == 2 ? "other" : "Nth",
+		 ksm ? ksm->vmas : (size_t)0,
+		 r->identical && r->identical < r->pages ? r->identical :
+		 r->pages);
+	field(f, "Pattern", buf);
+	if (ksm && ksm->ksm.full_scans) {
+		snprintf(buf, sizeof(buf),
+			 "%llu KSM pages hold %llu more mappings (max_page_sharing %llu); %lld pages of the process merged",
+			 ksm->ksm.pages_shared, ksm->ksm.pages_sharing,
+			 ksm->ksm.max_page_sharing, ksm->ksm.merging_pages);
+		field(f, "KSM", buf);
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		snprintf(buf, sizeof(buf), "%s: %s",
+			 rr_page_type_name(r->cases[i].type),
+			 rr_case_what(r->cases[i].type));
+		field(f, i ? "" : "Cases", buf);
+	}
+	snprintf(buf, sizeof(buf), "%s, %u run%s per case (%s); last: %s",
+		 rr_trigger_names[r->trigger], r->runs,
+		 r->runs == 1 ? "" : "s", r->trigger_why, r->trigger_how);
+	field(f, "Trigger", buf);
+	if (r->trigger == RR_TRIG_RECLAIM) {
+		snprintf(buf, sizeof(buf), "memcg %s; swap %s", r->memcg,
+			 r->swap);
+		field(f, "", buf);
+	}
+	d = &rr_brackets[rr_trigger_bracket(r->trigger)];
+	rr_probe_events(rr_trigger_bracket(r->trigger), ev, sizeof(ev));
+	snprintf(buf, sizeof(buf),
+		 "%s: %s, paired per task, mono clock, private instance %s. One interval: %s. It bounds: %s.",
+		 d->id, ev, r->instance, d->what, d->bounds);
+	field(f, "Probe", buf);
+	field(f, "Victim",
+	      "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call");
+	fputc('\n', f);
+
+	fprintf(f, "Probe intervals (%s), ms:\n", d->id);
+	stats_table(f, r, false);
+	fprintf(f, "\nVictim mprotect() latency, ms:\n");
+	stats_table(f, r, true);
+	fprintf(f, "\nLog2 histogram of the probe intervals:\n");
+	histograms(f, r);
+	fputc('\n', f);
+
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+		char reach[256];
+
+		if (!c->ran)
+			continue;
+		rr_reach_text(r, c, reach, sizeof(reach));
+		snprintf(buf, sizeof(buf), "%s: %s; %lu intervals paired, %lu dropped unpaired%s",
+			 rr_page_type_name(c->type), reach, c->intervals,
+			 c->unpaired,
+			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
+		field(f, i ? "" : "Reach", buf);
+	}
+	snprintf(buf, sizeof(buf),
+		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",
+		 r->setup_s, r->merge_s, r->trigger_s, r->total_s);
+	field(f, "Timing", buf);
+	if (r->oom_kill_after != r->oom_kill_before)
+		snprintf(buf, sizeof(buf),
+			 "WARNING: oom_kill in /proc/vmstat moved from %llu to %llu",
+			 r->oom_kill_before, r->oom_kill_after);
+	else
+		snprintf(buf, sizeof(buf),
+			 "the OOM killer did not run (oom_kill in /proc/vmstat stayed %llu)",
+			 r->oom_kill_before);
+	field(f, "Safety", buf);
+	if (r->restore_ran) {
+		if (r->restore_failures)
+			snprintf(buf, sizeof(buf),
+				 "WARNING: %d of %d journaled changes could not be undone; see scripts/restore",
+				 r->restore_failures,
+				 r->restored + r->restore_failures);
+		else
+			snprintf(buf, sizeof(buf),
+				 "%d journaled changes undone; the machine is as found",
+				 r->restored);
+		field(f, "Restore", buf);
+	}
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A reproducer is a declared description plus its pattern: everything
+ * else (options, prerequisites, journal, tracing, triggers, victim,
+ * statistics, reports, restore) is the common runner's.
+ */
+#ifndef RR_REPRO_H
+#define RR_REPRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "opts.h"
+#include "pattern.h"
+#include "result.h"
+
+struct rr_repro {
+	const char *name;
+	const char *summary;		/* for --help */
+	const struct rr_opt *opts;	/* its own options */
+	const char *const *kconfig;	/* needed, without CONFIG_ */
+	const enum rr_page_type *cases;	/* the KSM case and its controls */
+	int nr_cases;
+	/* Check option combinations: false, with why, is a usage error. */
+	bool (*check)(char *why, size_t len);
+	/* The pattern of one case. */
+	void (*spec)(enum rr_page_type t, struct rr_pattern_spec *s);
+	/* Copy the pattern parameters into the result. */
+	void (*describe)(struct rr_result *res);
+};
+
+/* Common options, parsed by rr_main() for every reproducer. */
+struct rr_config {
+	unsigned long long runs;
+	unsigned long long attempts;
+	int trigger;			/* enum rr_trigger */
+	double threshold_ms;
+	double min_ratio;
+	int format;			/* enum rr_format */
+	const char *out;
+	unsigned long long timeout_s;
+	unsigned long long swap_mb;
+	unsigned long long min_free_mb;
+	unsigned long long buffer_kb;
+	const char *compact_node;	/* "all" or a node number */
+	bool quiet;
+};
+
+enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };
+
+extern struct rr_config rr_cfg;
+
+int rr_main(const struct rr_repro *r, int argc, char **argv);
+/* The measuring body, run in the child (measure.c). */
+void rr_body(const struct rr_repro *r, struct rr_result *res);
+void rr_phase(struct rr_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "result.h"
+
+const char *const rr_verdict_names[] = {
+	[RR_REPRODUCED] = "reproduced",
+	[RR_NOT_REPRODUCED] = "not-reproduced",
+	[RR_SKIP] = "skip",
+	[RR_ERROR] = "error",
+};
+
+struct rr_case_result *rr_result_case(struct rr_result *r,
+				      enum rr_page_type t)
+{
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++)
+		if (r->cases[i].type == t)
+			return &r->cases[i];
+	return NULL;
+}
+
+void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	r->verdict = v;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+}
+
+int rr_exit_code(enum rr_verdict v)
+{
+	switch (v) {
+	case RR_NOT_REPRODUCED:
+		return 0;
+	case RR_REPRODUCED:
+		return 1;
+	case RR_SKIP:
+		return 4;
+	default:
+		return 2;
+	}
+}
+
+void rr_verdict_compute(struct rr_result *r)
+{
+	struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
+	char ctl[256] = "";
+	double worst = 0;
+	size_t o = 0;
+	int i;
+
+	if (r->verdict == RR_SKIP || r->verdict == RR_ERROR)
+		return;
+	if (!ksm) {
+		rr_set_verdict(r, RR_ERROR, "no KSM case was run");
+		return;
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		struct rr_case_result *c = &r->cases[i];
+		const char *name = rr_page_type_name(c->type);
+
+		if (c->error[0]) {
+			rr_set_verdict(r, RR_ERROR, "%s case: %s", name,
+				       c->error);
+			return;
+		}
+		if (!c->latency.count) {
+			rr_set_verdict(r, RR_ERROR,
+				       "%s case: the trigger produced no measurable interval",
+				       name);
+			return;
+		}
+		if (c == ksm)
+			continue;
+		if (c->latency.max > worst)
+			worst = c->latency.max;
+		if (o < sizeof(ctl))
+			o += snprintf(ctl + o, sizeof(ctl) - o, "%s%s %.3f ms",
+				      o ? ", " : "", name, c->latency.max);
+	}
+	if (!ctl[0]) {
+		rr_set_verdict(r, RR_ERROR, "no control case was run");
+		return;
+	}
+	if (ksm->latency.max > r->threshold_ms &&
+	    ksm->latency.max >= r->min_ratio * worst)
+		rr_set_verdict(r, RR_REPRODUCED,
+			       "KSM case max %.3f ms exceeds %.3g ms and is %.0fx the controls' max (%s)",
+			       ksm->latency.max, r->threshold_ms,
+			       worst > 0 ? ksm->latency.max / worst : 0, ctl);
+	else if (ksm->latency.max <= r->threshold_ms)
+		rr_set_verdict(r, RR_NOT_REPRODUCED,
+			       "KSM case max %.3f ms is within %.3g ms (controls: %s)",
+			       ksm->latency.max, r->threshold_ms, ctl);
+	else
+		rr_set_verdict(r, RR_NOT_REPRODUCED,
+			       "KSM case max %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
+			       ksm->latency.max, r->threshold_ms, r->min_ratio,
+			       ctl);
+}

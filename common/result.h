@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a run found. The measuring child fills this in memory shared with
+ * its parent, so the parent can still report (and say where the child
+ * was) when the child is interrupted or dies, and can add whether the
+ * machine was restored. Only fixed-size data: no heap pointers.
+ */
+#ifndef RR_RESULT_H
+#define RR_RESULT_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "ksm.h"
+#include "pattern.h"
+#include "stats.h"
+#include "sysinfo.h"
+
+enum rr_verdict {
+	RR_REPRODUCED,
+	RR_NOT_REPRODUCED,
+	RR_SKIP,
+	RR_ERROR,
+};
+
+extern const char *const rr_verdict_names[];
+
+struct rr_case_result {
+	enum rr_page_type type;
+	bool ran;
+	char error[256];		/* set: the case failed */
+	int bracket;			/* enum rr_bracket_id */
+	struct rr_stats latency;	/* probe intervals, ms */
+	struct rr_stats victim;		/* victim mprotect(), ms */
+	unsigned long victim_errors;
+	bool victim_truncated;
+	unsigned long long lost_events;
+	unsigned long unpaired;
+	unsigned long intervals;	/* all paired intervals */
+	unsigned long long marks;	/* pattern PTEs marked (migrate) */
+	unsigned long long filled;	/* pattern pages, summed over runs */
+	unsigned long long gone;	/* of those, not present after */
+	size_t pages, vmas;
+	struct rr_ksm_counters ksm;	/* after the last merge */
+	unsigned int runs;
+	double setup_s, merge_s, trigger_s;
+};
+
+struct rr_result {
+	char reproducer[64];
+	enum rr_verdict verdict;
+	char reason[512];
+	bool done;			/* the child reached the end */
+	char phase[128];		/* what the child was doing */
+	char options[512];		/* command line, for repeating */
+	struct rr_sysinfo sys;
+	int trigger;			/* enum rr_trigger */
+	char trigger_why[256];		/* why this trigger */
+	char trigger_how[256];		/* what the last trigger did */
+	char swap[192];
+	char memcg[PATH_MAX + 16];
+	char instance[64];
+	unsigned int runs;
+	double threshold_ms, min_ratio;
+	/* pattern parameters, for the report */
+	unsigned long long pages, split_every, identical;
+	unsigned long long max_page_sharing;
+	int nr_cases;
+	struct rr_case_result cases[RR_PT_MAX];
+	double setup_s, merge_s, trigger_s, total_s;
+	unsigned long long oom_kill_before, oom_kill_after;
+	bool restore_ran;
+	int restored;			/* journal records undone */
+	int restore_failures;
+};
+
+/* The case of a page type, or NULL. */
+struct rr_case_result *rr_result_case(struct rr_result *r,
+				      enum rr_page_type t);
+/*
+ * Decide reproduced / not-reproduced from the measured cases, unless the
+ * run already ended in skip or error. Reproduced: the KSM case's largest
+ * latency exceeds threshold_ms and is at least min_ratio times the largest
+ * latency of every control.
+ */
+void rr_verdict_compute(struct rr_result *r);
+void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* kselftest exit code: 0 not reproduced, 1 reproduced, 4 skip, 2 error */
+int rr_exit_code(enum rr_verdict v);
+
+#endif

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lifecycle every reproducer shares:
+ *
+ *   parse options (nothing changed yet; bad value: exit 2)
+ *   take the run lock, replay a journal left by a killed run
+ *   check prerequisites (missing: SKIP, exit 4)
+ *   fork: the child measures; the parent supervises
+ *   the parent waits for the child, a signal or the timeout, kills the
+ *   child if needed, replays the journal, then reports
+ *
+ * All restore work happens in the parent, from the journal, after the
+ * child is gone: the same code path for a normal end, an error, a crash
+ * of the child, SIGINT/SIGTERM/SIGHUP and the timeout. After SIGKILL of
+ * the parent, the child dies too (PR_SET_PDEATHSIG) and scripts/restore
+ * replays the same journal.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "ksm.h"
+#include "report.h"
+#include "repro.h"
+#include "trace.h"
+#include "trigger.h"
+#include "util.h"
+
+static const char *const format_names[] = { "text", "ktap", "json", NULL };
+
+struct rr_config rr_cfg = {
+	.runs = 3,
+	.attempts = 10,
+	.trigger = RR_TRIG_AUTO,
+	.threshold_ms = 10,
+	.min_ratio = 5,
+	.format = RR_FMT_TEXT,
+	.timeout_s = 600,
+	.swap_mb = 256,
+	.min_free_mb = 512,
+	.buffer_kb = 8192,
+	.compact_node = "all",
+};
+
+static const struct rr_opt common_opts[] = {
+	{ "runs", OPT_UINT, &rr_cfg.runs, "N",
+	  "build each case's pattern and fire the trigger N times; statistics cover all runs",
+	  .min = 1, .max = 1000 },
+	{ "trigger", OPT_ENUM, &rr_cfg.trigger, "NAME",
+	  "what makes the kernel walk the pattern: reclaim (forced on the reproducer's own memory cgroup, with swap), compact (compaction; may miss the pattern), or auto (the best available: reclaim, else compact)",
+	  .choices = rr_trigger_names },
+	{ "attempts", OPT_UINT, &rr_cfg.attempts, "N",
+	  "for a trigger that can miss the pattern (compact), rebuild the pattern and fire again up to N times until it reaches it",
+	  .min = 1, .max = 1000 },
+	{ "compact-node", OPT_STRING, &rr_cfg.compact_node, "N|all",
+	  "compact one NUMA node (its sysfs compact file) or all (/proc/sys/vm/compact_memory)" },
+	{ "threshold-ms", OPT_DOUBLE, &rr_cfg.threshold_ms, "MS",
+	  "latency bound: the KSM case is reproduced when its largest interval exceeds it",
+	  .dmin = 0.001, .dmax = 1e6 },
+	{ "min-ratio", OPT_DOUBLE, &rr_cfg.min_ratio, "X",
+	  "and when that interval is at least X times the largest of every control",
+	  .dmin = 1, .dmax = 1e6 },
+	{ "format", OPT_ENUM, &rr_cfg.format, "FMT",
+	  "report on stdout: text (72 columns, for mail), ktap or json",
+	  .choices = format_names },
+	{ "out", OPT_STRING, &rr_cfg.out, "DIR",
+	  "also write DIR/NAME.txt, DIR/NAME.ktap and DIR/NAME.json" },
+	{ "timeout", OPT_UINT, &rr_cfg.timeout_s, "SEC",
+	  "stop the run after SEC seconds, restore, and report an error",
+	  .min = 1, .max = 86400 },
+	{ "swap-mb", OPT_UINT, &rr_cfg.swap_mb, "MB",
+	  "size of the zram swap device created when no swap is active",
+	  .min = 16, .max = 65536 },
+	{ "min-free-mb", OPT_UINT, &rr_cfg.min_free_mb, "MB",
+	  "free-memory floor: a case needing memory below MemAvailable minus this is not run",
+	  .min = 64, .max = 1 << 20 },
+	{ "trace-buffer-kb", OPT_UINT, &rr_cfg.buffer_kb, "KB",
+	  "per-CPU ring buffer of the private tracefs instance",
+	  .min = 64, .max = 1 << 20 },
+	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
+	  "no progress lines on stderr" },
+	RR_OPT_END
+};
+
+static bool has_ksm_case(const struct rr_repro *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++)
+		if (r->cases[i] == RR_PT_KSM)
+			return true;
+	return false;
+}
+
+static void command_line(struct rr_result *res, int argc, char **argv)
+{
+	size_t o = 0;
+	int i;
+
+	o = snprintf(res->options, sizeof(res->options), "%s",
+		     res->reproducer);
+	for (i = 1; i < argc && o < sizeof(res->options); i++)
+		o += snprintf(res->options + o, sizeof(res->options) - o,
+			      " %s", argv[i]);
+}
+
+static void write_one(const struct rr_result *res, const char *dir,
+		      const char *ext,
+		      void (*fn)(FILE *, const struct rr_result *))
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, res->reproducer, ext);
+	f = fopen(path, "we");
+	if (!f) {
+		rr_warn("cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	fn(f, res);
+	fclose(f);
+}
+
+static void report(const struct rr_result *res)
+{
+	static void (*const fns[])(FILE *, const struct rr_result *) = {
+		[RR_FMT_TEXT] = rr_report_text,
+		[RR_FMT_KTAP] = rr_report_ktap,
+		[RR_FMT_JSON] = rr_report_json,
+	};
+
+	fns[rr_cfg.format](stdout, res);
+	fflush(stdout);
+	if (!rr_cfg.out)
+		return;
+	if (mkdir(rr_cfg.out, 0755) && errno != EEXIST) {
+		rr_warn("cannot create %s: %s", rr_cfg.out, strerror(errno));
+		return;
+	}
+	write_one(res, rr_cfg.out, "txt", rr_report_text);
+	write_one(res, rr_cfg.out, "ktap", rr_report_ktap);
+	write_one(res, rr_cfg.out, "json", rr_report_json);
+}
+
+static void restore(struct rr_result *res)
+{
+	int failures;
+
+	rr_phase(res, "restore");
+	failures = journal_replay(journal_path(), !rr_cfg.quiet,
+				  &res->restored);
+	res->restore_ran = true;
+	res->restore_failures = failures;
+}
+
+/* Prerequisites; false with the verdict set to skip. */
+static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
+{
+	char why[512], val[16];
+	const char *const *k;
+	enum rr_trigger t;
+
+	for (k = r->kconfig; k && *k; k++) {
+		if (rr_kconfig(*k, val, sizeof(val)) == 0) {
+			rr_set_verdict(res, RR_SKIP,
+				       "CONFIG_%s is not set in this kernel",
+				       *k);
+			return false;
+		}
+	}
+	if (has_ksm_case(r) && !rr_ksm_available()) {
+		rr_set_verdict(res, RR_SKIP, "KSM is not available (no %s)",
+			       KSM_DIR);
+		return false;
+	}
+	t = rr_cfg.trigger;
+	if (t == RR_TRIG_AUTO) {
+		t = rr_trigger_auto(why, sizeof(why));
+		if (t == RR_TRIG_AUTO) {
+			rr_set_verdict(res, RR_SKIP, "%s", why);
+			return false;
+		}
+		snprintf(res->trigger_why, sizeof(res->trigger_why),
+			 "auto: the best trigger available here");
+	} else {
+		if (!rr_trigger_available(t, why, sizeof(why))) {
+			rr_set_verdict(res, RR_SKIP, "trigger %s: %s",
+				       rr_trigger_names[t], why);
+			return false;
+		}
+		snprintf(res->trigger_why, sizeof(res->trigger_why),
+			 "chosen with --trigger");
+	}
+	res->trigger = t;
+	return true;
+}
+
+/*
+ * Wait for the child, a signal, or the timeout. Returns the signal that
+ * interrupted the run (0 if none); *timed_out tells the timeout.
+ */
+static int supervise(pid_t child, const sigset_t *set, int *status,
+		     bool *timed_out)
+{
+	uint64_t deadline = rr_now_ns() + rr_cfg.timeout_s * NSEC_PER_SEC;
+	struct rr_progress prog;
+	struct timespec ts = { .tv_sec = 1 };
+	siginfo_t si;
+	int sig = 0, s;
+
+	*timed_out = false;
+	for (;;) {
+		s = sigtimedwait(set, &si, &ts);
+		if (waitpid(child, status, WNOHANG) == child)
+			return 0;
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			sig = s;
+			rr_msg("%s: stopping the run and restoring",
+			       strsignal(s));
+			break;
+		}
+		if (rr_now_ns() > deadline) {
+			*timed_out = true;
+			rr_msg("timeout after %llu s: stopping the run and restoring",
+			       rr_cfg.timeout_s);
+			break;
+		}
+	}
+	kill(child, SIGKILL);
+	rr_progress_start(&prog, "stop");
+	/* The child may sit in the kernel for a while before it dies. */
+	while (waitpid(child, status, WNOHANG) != child) {
+		rr_progress(&prog, "waiting for the measuring process %d to exit",
+			    child);
+		rr_sleep_ms(20);
+	}
+	return sig;
+}
+
+static int finish(struct rr_result *res, int sig)
+{
+	report(res);
+	rr_lock_release();
+	if (sig) {
+		/* Die of the same signal, as a shell expects of Ctrl-C. */
+		sigset_t set;
+
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	return rr_exit_code(res->verdict);
+}
+
+int rr_main(const struct rr_repro *r, int argc, char **argv)
+{
+	const struct rr_opt *tables[4] = { common_opts };
+	char err[512], holder[160], why[512];
+	struct rr_result *res;
+	sigset_t set, old;
+	bool timed_out;
+	int n = 1, ret, status = 0, sig;
+	pid_t child;
+
+	rr_set_prog(r->name);
+	if (has_ksm_case(r))
+		tables[n++] = rr_ksm_opt_table;
+	if (r->opts)
+		tables[n++] = r->opts;
+	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		char usage[128];
+
+		snprintf(usage, sizeof(usage), "%s [OPTIONS]", r->name);
+		rr_opts_help(stdout, usage, r->summary, tables);
+		return 0;
+	}
+	if (!ret && strcmp(rr_cfg.compact_node, "all")) {
+		unsigned long long node;
+
+		if (!rr_parse_ull(rr_cfg.compact_node, &node) || node > 4095) {
+			snprintf(err, sizeof(err),
+				 "--compact-node: '%s' is not a node number or all",
+				 rr_cfg.compact_node);
+			ret = -1;
+		}
+	}
+	if (!ret && r->check && !r->check(err, sizeof(err)))
+		ret = -1;
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", r->name, err,
+			r->name);
+		return 2;
+	}
+	rr_set_quiet(rr_cfg.quiet);
+
+	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	memset(res, 0, sizeof(*res));
+	snprintf(res->reproducer, sizeof(res->reproducer), "%s", r->name);
+	command_line(res, argc, argv);
+	rr_sysinfo_read(&res->sys);
+	res->runs = rr_cfg.runs;
+	res->threshold_ms = rr_cfg.threshold_ms;
+	res->min_ratio = rr_cfg.min_ratio;
+	if (r->describe)
+		r->describe(res);
+
+	if (geteuid()) {
+		rr_set_verdict(res, RR_SKIP, "needs root");
+		return finish(res, 0);
+	}
+	ret = rr_lock_acquire(r->name, holder, sizeof(holder));
+	if (ret) {
+		rr_set_verdict(res, RR_ERROR,
+			       ret == -EBUSY ?
+			       "another rmap-repro run holds %s/lock: %s; wait for it to end (or, if it was killed, run scripts/restore)" :
+			       "cannot take the run lock in %s: %s",
+			       rr_state_dir(),
+			       ret == -EBUSY ? holder : strerror(-ret));
+		rr_warn("%s", res->reason);
+		return finish(res, 0);
+	}
+	if (journal_exists()) {
+		rr_msg("a killed run left a journal: restoring it first");
+		journal_replay(journal_path(), true, NULL);
+	}
+	ret = journal_begin(r->name);
+	if (!ret && rr_trace_mount(why, sizeof(why)))
+		ret = -EIO;
+	if (ret) {
+		rr_set_verdict(res, RR_ERROR, "cannot start: %s",
+			       ret == -EIO ? why : strerror(-ret));
+		restore(res);
+		return finish(res, 0);
+	}
+	if (!prerequisites(r, res)) {
+		restore(res);
+		return finish(res, 0);
+	}
+
+	/* Block the signals we wait for before the child exists. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+
+	rr_phase(res, "start");
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		rr_set_verdict(res, RR_ERROR, "fork: %s", strerror(errno));
+		restore(res);
+		return finish(res, 0);
+	}
+	if (!child) {
+		pid_t parent = getppid();
+
+		/* If the parent is SIGKILLed, die too: restore needs us gone. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(2);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		rr_body(r, res);
+		res->done = true;
+		fflush(NULL);
+		_exit(0);
+	}
+
+	sig = supervise(child, &set, &status, &timed_out);
+	if (!res->done) {
+		if (sig)
+			rr_set_verdict(res, RR_ERROR,
+				       "interrupted by %s during %s",
+				       sigabbrev_np(sig), res->phase);
+		else if (timed_out)
+			rr_set_verdict(res, RR_ERROR,
+				       "timed out after %llu s during %s",
+				       rr_cfg.timeout_s, res->phase);
+		else if (WIFSIGNALED(status))
+			rr_set_verdict(res, RR_ERROR,
+				       "the measuring process died of %s during %s",
+				       sigabbrev_np(WTERMSIG(status)),
+				       res->phase);
+		else
+			rr_set_verdict(res, RR_ERROR,
+				       "the measuring process exited (%d) during %s",
+				       WEXITSTATUS(status), res->phase);
+	}
+	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
+	restore(res);
+	return finish(res, sig);
+}
+
+void rr_phase(struct rr_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->phase, sizeof(res->phase), fmt, ap);
+	va_end(ap);
+}

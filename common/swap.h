@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Swap for reclaim of anonymous pages: reuse active swap if the machine
+ * has some, otherwise a zram device that the suite hot-adds, formats,
+ * enables and, through the journal, removes again. A device the suite did
+ * not create is never swapped off or reset.
+ */
+#ifndef RR_SWAP_H
+#define RR_SWAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rr_swap {
+	char dev[64];
+	bool created;			/* zram device made by the suite */
+	unsigned long long size_kb;
+	unsigned long long used_kb;
+};
+
+/* Is any swap active? Fills s with the first active device. */
+bool rr_swap_active(struct rr_swap *s);
+/* Could a zram swap device be created here? */
+bool rr_swap_zram_possible(char *why, size_t len);
+int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
+		   size_t len);
+/* One line for the report: "/dev/zram1 (zram, 256 MiB, created)". */
+void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size);
+
+#endif

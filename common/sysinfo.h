@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Facts about the running kernel and machine that a report must carry. */
+#ifndef RR_SYSINFO_H
+#define RR_SYSINFO_H
+
+#include <stddef.h>
+
+struct rr_sysinfo {
+	char release[128];
+	char version[256];
+	char machine[64];
+	char cmdline[1024];
+	long cpus;
+	unsigned long long mem_kb;
+	int numa_nodes;
+	char thp[32];
+};
+
+void rr_sysinfo_read(struct rr_sysinfo *s);
+
+/*
+ * Look up CONFIG_<name> in /proc/config.gz or /boot/config-<release>.
+ * Returns 1 when set (val gets "y", "m" or the value), 0 when not set,
+ * -ENOENT when no config is readable (then nothing can be concluded).
+ */
+int rr_kconfig(const char *name, char *val, size_t size);
+/* Test hook: read the config from this (possibly gzipped) file. */
+void rr_kconfig_set_source(const char *path);
+
+int rr_numa_nodes(void);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "trace.h"
+#include "util.h"
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+
+static bool tracefs_mounted(void)
+{
+	char line[1024], fs[64];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %63s", fs) == 1 &&
+		    !strcmp(fs, "tracefs"))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+int rr_trace_mount(char *why, size_t len)
+{
+	int err;
+
+	/* libtracefs would mount it silently; do it here, journaled. */
+	if (tracefs_mounted())
+		return 0;
+	err = journal_record(J_MOUNT, TRACEFS_DIR, "");
+	if (!err && mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL))
+		err = -errno;
+	if (err)
+		snprintf(why, len, "cannot mount tracefs on %s: %s",
+			 TRACEFS_DIR, strerror(-err));
+	return err;
+}
+
+int rr_trace_sweep(void)
+{
+	char **list = tracefs_instances("^" RR_INSTANCE_PREFIX "[0-9]+$");
+	int i, n = 0;
+
+	for (i = 0; list && list[i]; i++) {
+		struct tracefs_instance *inst;
+		long pid = strtol(list[i] + strlen(RR_INSTANCE_PREFIX),
+				  NULL, 10);
+
+		if (pid > 0 && (!kill(pid, 0) || errno != ESRCH))
+			continue;
+		inst = tracefs_instance_alloc(NULL, list[i]);
+		if (inst && !tracefs_instance_destroy(inst)) {
+			rr_msg("removed stale tracefs instance %s", list[i]);
+			n++;
+		}
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(list);
+	return n;
+}
+
+bool rr_trace_event_exists(const char *system, const char *event)
+{
+	return tracefs_event_file_exists(NULL, system, event, "format");
+}
+
+static int missed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
+		     void *ctx)
+{
+	struct rr_trace *t = ctx;
+
+	/* -1 means "some, count unknown": count it as one. */
+	t->missed += rec->missed_events > 0 ? rec->missed_events : 1;
+	return 0;
+}
+
+int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
+		  size_t len)
+{
+	const char *systems[] = { "migrate", "vmscan", "compaction", NULL };
+	char path[512];
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), RR_INSTANCE_PREFIX "%d", getpid());
+	snprintf(path, sizeof(path), "%s/instances/%s",
+		 tracefs_tracing_dir(), t->name);
+	err = journal_record(J_INSTANCE, path, "");
+	if (err) {
+		snprintf(why, len, "journal: %s", strerror(-err));
+		return err;
+	}
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst) {
+		snprintf(why, len, "cannot create tracefs instance %s: %s",
+			 t->name, strerror(errno));
+		return -errno;
+	}
+	/* Created off; then configured; switched on only around a trigger. */
+	if (tracefs_trace_off(t->inst) ||
+	    tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0 ||
+	    tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1)) {
+		snprintf(why, len, "cannot configure instance %s: %s",
+			 t->name, strerror(errno));
+		return -EIO;
+	}
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep) {
+		snprintf(why, len, "cannot parse event formats: %s",
+			 strerror(errno));
+		return -EIO;
+	}
+	tracefs_follow_missed_events(t->inst, missed_cb, t);
+	return 0;
+}
+
+int rr_trace_enable(struct rr_trace *t, const char *system,
+		    const char *event, const char *filter)
+{
+	if (tracefs_event_file_write(t->inst, system, event, "filter",
+				     filter ? filter : "0") < 0)
+		return -EINVAL;
+	return tracefs_event_enable(t->inst, system, event) ? -EINVAL : 0;
+}
+
+int rr_trace_disable_all(struct rr_trace *t)
+{
+	return tracefs_event_disable(t->inst, NULL, NULL) ? -EIO : 0;
+}
+
+int rr_trace_on(struct rr_trace *t)
+{
+	return tracefs_trace_on(t->inst) ? -EIO : 0;
+}
+
+int rr_trace_off(struct rr_trace *t)
+{
+	return tracefs_trace_off(t->inst) ? -EIO : 0;
+}
+
+int rr_trace_reset(struct rr_trace *t)
+{
+	t->missed = 0;
+	/* Opening "trace" for writing with truncation clears all CPUs. */
+	return tracefs_instance_file_clear(t->inst, "trace") ? -EIO : 0;
+}
+
+int rr_trace_read(struct rr_trace *t, rr_record_fn fn, void *ctx)
+{
+	return tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, fn, ctx) ?
+	       -EIO : 0;
+}
+
+unsigned long long rr_trace_lost(struct rr_trace *t)
+{
+	unsigned long long sum = t->missed, v;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char file[64], *path;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		path = tracefs_instance_get_file(t->inst, file);
+		if (!path)
+			continue;
+		if (!rr_read_keyed(path, "overrun", &v))
+			sum += v;
+		if (!rr_read_keyed(path, "dropped events", &v))
+			sum += v;
+		tracefs_put_tracing_file(path);
+	}
+	return sum;
+}
+
+void rr_trace_close(struct rr_trace *t)
+{
+	if (t->inst) {
+		tracefs_trace_off(t->inst);
+		tracefs_event_disable(t->inst, NULL, NULL);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	if (t->tep)
+		tep_free(t->tep);
+	memset(t, 0, sizeof(*t));
+}

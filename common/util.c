@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <spawn.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+extern char **environ;
+
+static bool quiet;
+static const char *prog = "rmap-repro";
+
+void rr_set_quiet(bool q)
+{
+	quiet = q;
+}
+
+bool rr_is_quiet(void)
+{
+	return quiet;
+}
+
+void rr_set_prog(const char *name)
+{
+	prog = name;
+}
+
+const char *rr_prog(void)
+{
+	return prog;
+}
+
+static void vmsg(const char *tag, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* One write per line so that lines of parent and child never mix. */
+	dprintf(STDERR_FILENO, "%s: %s%s\n", prog, tag, buf);
+}
+
+void rr_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void rr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+uint64_t rr_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+void rr_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+void rr_progress_start(struct rr_progress *p, const char *phase)
+{
+	p->phase = phase;
+	p->start_ns = rr_now_ns();
+	p->last_ns = p->start_ns;
+}
+
+void rr_progress(struct rr_progress *p, const char *fmt, ...)
+{
+	uint64_t now = rr_now_ns();
+	char buf[512];
+	va_list ap;
+
+	if (now - p->last_ns < NSEC_PER_SEC)
+		return;
+	p->last_ns = now;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	rr_msg("%s: %s (%.1f s)", p->phase, buf,
+	       (double)(now - p->start_ns) / NSEC_PER_SEC);
+}
+
+int rr_read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	if (!size)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return (int)n;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
+	return 0;
+}
+
+int rr_write_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err = 0;
+
+	/* O_TRUNC: harmless on sysfs/procfs, needed on plain files. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int rr_read_ull(const char *path, unsigned long long *val)
+{
+	char buf[64];
+	int err = rr_read_file(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	if (!rr_parse_ull(buf, val))
+		return -EINVAL;
+	return 0;
+}
+
+int rr_read_long(const char *path, long *val)
+{
+	char buf[64], *end;
+	int err = rr_read_file(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	errno = 0;
+	*val = strtol(buf, &end, 10);
+	if (errno || end == buf)
+		return -EINVAL;
+	return 0;
+}
+
+bool rr_path_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+void rr_knob_value(const char *raw, char *out, size_t size)
+{
+	const char *lb = strchr(raw, '[');
+	const char *rb = lb ? strchr(lb, ']') : NULL;
+	size_t len;
+
+	if (lb && rb) {
+		len = rb - lb - 1;
+		if (len >= size)
+			len = size - 1;
+		memcpy(out, lb + 1, len);
+		out[len] = '\0';
+		return;
+	}
+	snprintf(out, size, "%s", raw);
+}
+
+int rr_read_keyed(const char *path, const char *key, unsigned long long *val)
+{
+	size_t klen = strlen(key);
+	char line[256];
+	int err = -ENOENT;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + klen;
+
+		if (strncmp(line, key, klen))
+			continue;
+		/* The key must end here: "oom_kill" is not "oom_kill_x". */
+		if (*p == ':')
+			p++;
+		if (!isspace((unsigned char)*p))
+			continue;
+		*val = strtoull(p, NULL, 10);
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+bool rr_parse_ull(const char *s, unsigned long long *val)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	return !errno && *end == '\0';
+}
+
+bool rr_parse_double(const char *s, double *val)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*val = strtod(s, &end);
+	return !errno && *end == '\0';
+}
+
+int rr_run(const char *const argv[], bool quiet_out)
+{
+	posix_spawn_file_actions_t fa;
+	int status, err;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	if (quiet_out) {
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO,
+						 "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
+						 "/dev/null", O_WRONLY, 0);
+	}
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
+			   environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err)
+		return -err;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+size_t rr_page_size(void)
+{
+	static size_t ps;
+
+	if (!ps)
+		ps = (size_t)sysconf(_SC_PAGESIZE);
+	return ps;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by every file: messages, clocks, sysfs/procfs file
+ * access. Nothing here changes system state on its own; writes that change
+ * a knob go through journal.c.
+ */
+#ifndef RR_UTIL_H
+#define RR_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_MSEC 1000000ULL
+
+/* Messages go to stderr so that stdout carries only the report. */
+void rr_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rr_set_quiet(bool quiet);
+bool rr_is_quiet(void);
+void rr_set_prog(const char *name);
+const char *rr_prog(void);
+
+/*
+ * Progress line for a phase longer than a second: printed at most once a
+ * second per phase, so polling loops can call it every iteration.
+ */
+struct rr_progress {
+	const char *phase;
+	uint64_t start_ns;
+	uint64_t last_ns;
+};
+void rr_progress_start(struct rr_progress *p, const char *phase);
+void rr_progress(struct rr_progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+uint64_t rr_now_ns(void);	/* CLOCK_MONOTONIC */
+void rr_sleep_ms(unsigned int ms);
+
+/*
+ * File helpers return 0 or a negative errno. Values are read without the
+ * trailing newline.
+ */
+int rr_read_file(const char *path, char *buf, size_t size);
+int rr_write_file(const char *path, const char *val);
+int rr_read_long(const char *path, long *val);
+int rr_read_ull(const char *path, unsigned long long *val);
+bool rr_path_exists(const char *path);
+
+/* "always [madvise] never" -> "madvise"; other values are copied. */
+void rr_knob_value(const char *raw, char *out, size_t size);
+
+/* Look up "key value" in a /proc/meminfo or /proc/vmstat style file. */
+int rr_read_keyed(const char *path, const char *key, unsigned long long *val);
+
+/* strtol-style parsing of a whole string; false on junk or overflow. */
+bool rr_parse_ull(const char *s, unsigned long long *val);
+bool rr_parse_double(const char *s, double *val);
+
+/* Run a program (no shell) and wait; returns its exit status or -errno. */
+int rr_run(const char *const argv[], bool quiet);
+
+size_t rr_page_size(void);
+
+#endif

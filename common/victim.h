@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The victim: a thread that, while a trigger runs, toggles the protection
+ * of one page inside the split mapping. Each mprotect() there merges or
+ * splits VMAs, which needs the mapping's rmap lock (anon_vma or i_mmap)
+ * for write, so it waits for any walk holding that lock: its latency is
+ * the user-visible cost of the walk, measured with CLOCK_MONOTONIC.
+ */
+#ifndef RR_VICTIM_H
+#define RR_VICTIM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+
+struct rr_victim {
+	pthread_t thread;
+	char *page;
+	int tid;
+	pthread_mutex_t lock;
+	int state;		/* 0 parked, 1 toggling, 2 exit */
+	double *lat;		/* ms, preallocated and locked */
+	size_t n, cap;
+	unsigned long errors;
+	bool truncated;
+	bool started;
+};
+
+/* Start the thread parked; its tid is known on return. */
+int rr_victim_start(struct rr_victim *v, char *page);
+void rr_victim_go(struct rr_victim *v);
+/* Park the thread again; samples stay until taken. */
+void rr_victim_pause(struct rr_victim *v);
+/* Move the samples into out and reset. */
+void rr_victim_take(struct rr_victim *v, struct rr_samples *out);
+void rr_victim_stop(struct rr_victim *v);
+
+#endif

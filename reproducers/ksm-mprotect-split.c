@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksm-mprotect-split: the pattern of the KSM rmap-walk report. One
+ * anonymous mapping, every other page mprotect()ed, so that ~20,000 VMAs
+ * share one anon_vma; identical pages in it merged by KSM. A walk of such
+ * a KSM page (rmap_walk_ksm) visits every VMA of the anon_vma for each of
+ * its mappings; anonymous and file walks of the same pattern look up the
+ * page's offset and stay short: they are the controls.
+ */
+#include "repro.h"
+
+static unsigned long long pages = 20000;
+static unsigned long long split_every = 2;
+static unsigned long long identical = 512;
+
+static const struct rr_opt opts[] = {
+	{ "pages", OPT_UINT, &pages, "N",
+	  "size of the mapping in pages; with --split-every 2 it becomes N VMAs",
+	  .min = 16, .max = 4000000 },
+	{ "split-every", OPT_UINT, &split_every, "N",
+	  "mprotect(PROT_READ) every Nth page (2: every other page)",
+	  .min = 2, .max = 4000000 },
+	{ "identical", OPT_UINT, &identical, "N",
+	  "pages filled with identical content, spread evenly over the mapping; the rest stay unpopulated. KSM makes N / max_page_sharing KSM pages of max_page_sharing mappings each; every walk of one visits mappings x VMAs anon_vma entries, and a trigger that reaches all of them walks each. 0: every page (the published layout: ~79 KSM pages, a reclaim or compaction pass over all of them takes seconds per run)",
+	  .min = 2, .max = 4000000, .zero_ok = true },
+	RR_OPT_END
+};
+
+static const char *const kconfig[] = { "KSM", "MMU", NULL };
+
+static const enum rr_page_type cases[] = {
+	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+};
+
+static bool check(char *why, size_t len)
+{
+	if (identical > pages) {
+		snprintf(why, len, "--identical %llu is more than --pages %llu",
+			 identical, pages);
+		return false;
+	}
+	if (split_every > pages) {
+		snprintf(why, len, "--split-every %llu is more than --pages %llu",
+			 split_every, pages);
+		return false;
+	}
+	return true;
+}
+
+static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+{
+	s->type = t;
+	s->pages = pages;
+	s->split_every = split_every;
+	s->identical = identical;
+}
+
+static void describe(struct rr_result *res)
+{
+	res->pages = pages;
+	res->split_every = split_every;
+	res->identical = identical;
+	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
+}
+
+static const struct rr_repro ksm_mprotect_split = {
+	.name = "ksm-mprotect-split",
+	.summary = "Reproduce long KSM rmap walks: one anonymous mapping of --pages pages, every other page mprotect(PROT_READ) so that its VMAs (20,000 by default) share one anon_vma, --identical pages of identical content merged by KSM; then a trigger (reclaim or compaction) walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls. Reports each figure with the tracepoints that measured it. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.opts = opts,
+	.kconfig = kconfig,
+	.cases = cases,
+	.nr_cases = 3,
+	.check = check,
+	.spec = spec,
+	.describe = describe,
+};
+
+int main(int argc, char **argv)
+{
+	return rr_main(&ksm_mprotect_split, argc, argv);
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pattern builders on the real kernel (no root needed). */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "maps.h"
+#include "pattern.h"
+
+static void test_expected_vmas(void)
+{
+	struct rr_pattern_spec s = { .pages = 20000, .split_every = 2 };
+
+	CHECK_EQ(rr_pattern_expected_vmas(&s), 20000);
+	s.pages = 20001;
+	CHECK_EQ(rr_pattern_expected_vmas(&s), 20001);
+	s.pages = 12;
+	s.split_every = 3;	/* R..R..R..R.. */
+	CHECK_EQ(rr_pattern_expected_vmas(&s), 8);
+}
+
+static void check_build(enum rr_page_type t)
+{
+	struct rr_pattern_spec s = {
+		.type = t, .pages = 200, .split_every = 2, .identical = 10,
+	};
+	struct rr_pattern p;
+	size_t present, swapped, in, total, ps = getpagesize();
+	char why[256] = "";
+
+	CHECK_EQ(rr_pattern_build(&p, &s, why, sizeof(why)), 0);
+	CHECK_STR(why, "");
+	CHECK_EQ(p.vmas, 200);
+	CHECK_EQ(p.filled, 10);
+	CHECK_EQ(rr_pattern_filled_index(&p, 9), 180);
+	CHECK_EQ(rr_pattern_residency(&p, &present, &swapped), 0);
+	CHECK_EQ(present, 10);
+	/* The victim page is read-write; toggling it merges 3 VMAs. */
+	CHECK_EQ((p.victim - p.addr) / ps % 2, 1);
+	CHECK_EQ(mprotect(p.victim, ps, PROT_READ), 0);
+	CHECK_EQ(rr_maps_count((unsigned long)p.addr,
+			       (unsigned long)p.addr + p.len, &in, &total), 0);
+	CHECK_EQ(in, 198);
+	rr_pattern_free(&p);
+	CHECK(p.addr == NULL);
+}
+
+static void test_anon(void)
+{
+	check_build(RR_PT_ANON);
+}
+
+static void test_file(void)
+{
+	check_build(RR_PT_FILE);
+}
+
+static void test_ksm_opt_in(void)
+{
+	check_build(RR_PT_KSM);
+}
+
+static void test_all_identical(void)
+{
+	struct rr_pattern_spec s = {
+		.type = RR_PT_ANON, .pages = 64, .split_every = 2,
+		.identical = 0,
+	};
+	struct rr_pattern p;
+	size_t present, swapped;
+	char why[256];
+
+	CHECK_EQ(rr_pattern_build(&p, &s, why, sizeof(why)), 0);
+	CHECK_EQ(p.filled, 64);
+	CHECK_EQ(rr_pattern_residency(&p, &present, &swapped), 0);
+	CHECK_EQ(present, 64);
+	rr_pattern_free(&p);
+}
+
+TEST_MAIN(T(test_expected_vmas), T(test_anon), T(test_file),
+	  T(test_ksm_opt_in), T(test_all_identical))

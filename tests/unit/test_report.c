@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Verdict rules and the three report formats. */
+#include <ctype.h>
+#include <stdlib.h>
+
+#include "bracket.h"
+#include "harness.h"
+#include "report.h"
+#include "trigger.h"
+
+static void fill_case(struct rr_case_result *c, enum rr_page_type t,
+		      double max)
+{
+	double v[3] = { max / 100, max / 2, max };
+
+	memset(c, 0, sizeof(*c));
+	c->type = t;
+	c->ran = true;
+	c->runs = 3;
+	c->bracket = RR_BR_MEMCG_RECLAIM;
+	c->pages = 20000;
+	c->vmas = 20000;
+	rr_stats_compute(v, 3, &c->latency);
+	rr_stats_compute(v, 3, &c->victim);
+}
+
+static void base(struct rr_result *r, double ksm, double anon, double file)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->reproducer, sizeof(r->reproducer), "ksm-mprotect-split");
+	snprintf(r->options, sizeof(r->options), "ksm-mprotect-split --runs 3");
+	snprintf(r->sys.release, sizeof(r->sys.release), "6.18.0-test");
+	snprintf(r->reason, sizeof(r->reason), "quote \" and\ttab");
+	r->trigger = RR_TRIG_RECLAIM;
+	r->threshold_ms = 10;
+	r->min_ratio = 5;
+	r->runs = 3;
+	r->pages = 20000;
+	r->split_every = 2;
+	r->identical = 512;
+	r->nr_cases = 3;
+	fill_case(&r->cases[0], RR_PT_KSM, ksm);
+	fill_case(&r->cases[1], RR_PT_ANON, anon);
+	fill_case(&r->cases[2], RR_PT_FILE, file);
+	r->cases[0].ksm.pages_shared = 2;
+	r->cases[0].ksm.pages_sharing = 510;
+	r->cases[0].ksm.max_page_sharing = 256;
+	r->cases[0].ksm.merging_pages = 512;
+	r->cases[0].ksm.full_scans = 3;
+}
+
+static void test_verdicts(void)
+{
+	struct rr_result r;
+
+	base(&r, 125.8, 4.1, 3.9);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "125.800 ms");
+	CHECK_EQ(rr_exit_code(r.verdict), 1);
+
+	base(&r, 8.0, 4.1, 3.9);	/* under the threshold */
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
+	CHECK_EQ(rr_exit_code(r.verdict), 0);
+
+	base(&r, 40.0, 12.0, 3.9);	/* over it, but not 5x a control */
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "less than 5x");
+
+	base(&r, 125.8, 4.1, 3.9);	/* a control measured nothing */
+	memset(&r.cases[2].latency, 0, sizeof(r.cases[2].latency));
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_ERROR);
+	CHECK_CONTAINS(r.reason, "file case");
+	CHECK_EQ(rr_exit_code(r.verdict), 2);
+
+	base(&r, 125.8, 4.1, 3.9);	/* a case failed */
+	snprintf(r.cases[1].error, sizeof(r.cases[1].error), "no memory");
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_ERROR);
+	CHECK_CONTAINS(r.reason, "anon case: no memory");
+
+	base(&r, 125.8, 4.1, 3.9);	/* a skip stays a skip */
+	rr_set_verdict(&r, RR_SKIP, "needs root");
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_SKIP);
+	CHECK_EQ(rr_exit_code(r.verdict), 4);
+}
+
+/* A small recursive-descent JSON checker: enough to reject bad output. */
+static const char *js;
+
+static void ws(void)
+{
+	while (isspace((unsigned char)*js))
+		js++;
+}
+
+static bool value(void);
+
+static bool string(void)
+{
+	if (*js != '"')
+		return false;
+	for (js++; *js && *js != '"'; js++) {
+		if ((unsigned char)*js < 0x20)
+			return false;
+		if (*js == '\\' && !*++js)
+			return false;
+	}
+	return *js++ == '"';
+}
+
+static bool members(char close, bool keyed)
+{
+	ws();
+	if (*js == close) {
+		js++;
+		return true;
+	}
+	for (;;) {
+		ws();
+		if (keyed) {
+			if (!string())
+				return false;
+			ws();
+			if (*js++ != ':')
+				return false;
+		}
+		if (!value())
+			return false;
+		ws();
+		if (*js == ',') {
+			js++;
+			continue;
+		}
+		return *js++ == close;
+	}
+}
+
+static bool value(void)
+{
+	ws();
+	if (*js == '{')
+		return js++, members('}', true);
+	if (*js == '[')
+		return js++, members(']', false);
+	if (*js == '"')
+		return string();
+	if (!strncmp(js, "true", 4) || !strncmp(js, "null", 4))
+		return js += 4, true;
+	if (!strncmp(js, "false", 5))
+		return js += 5, true;
+	if (*js == '-' || isdigit((unsigned char)*js)) {
+		char *end;
+
+		strtod(js, &end);
+		js = end;
+		return true;
+	}
+	return false;
+}
+
+static bool valid_json(const char *s)
+{
+	js = s;
+	if (!value())
+		return false;
+	ws();
+	return !*js;
+}
+
+static char *render(void (*fn)(FILE *, const struct rr_result *),
+		    const struct rr_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, r);
+	fclose(f);
+	return buf;
+}
+
+static void test_json(void)
+{
+	struct rr_result r;
+	char *s;
+
+	base(&r, 125.8, 4.1, 3.9);
+	rr_verdict_compute(&r);
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"verdict\": \"reproduced\"");
+	CHECK_CONTAINS(s, "\"reproducer\": \"ksm-mprotect-split\"");
+	CHECK_CONTAINS(s, "\"release\": \"6.18.0-test\"");
+	CHECK_CONTAINS(s, "\"ksm_pages_shared\": 2");
+	CHECK_CONTAINS(s, "\"ksm_pages_sharing\": 510");
+	CHECK_CONTAINS(s, "\"vmas\": 20000");
+	CHECK_CONTAINS(s, "\"page_type\": \"file\"");
+	CHECK_CONTAINS(s, "\"probe\": \"memcg-reclaim\"");
+	CHECK_CONTAINS(s, "\"max\": 125.8000");
+	CHECK_CONTAINS(s, "\"victim_stall_ms\"");
+	CHECK_CONTAINS(s, "\"lost_events\": 0");
+	CHECK_CONTAINS(s, "\"timing_s\"");
+	free(s);
+
+	/* An unmeasured case has nulls, still valid JSON. */
+	base(&r, 125.8, 4.1, 3.9);
+	memset(&r.cases[2].latency, 0, sizeof(r.cases[2].latency));
+	rr_set_verdict(&r, RR_ERROR, "x");
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"max\": null");
+	free(s);
+	CHECK(!valid_json("{\"a\": 1,}"));
+	CHECK(!valid_json("{\"a\": \"x\ty\"}"));
+}
+
+static void test_ktap(void)
+{
+	struct rr_result r;
+	char *s;
+
+	base(&r, 125.8, 4.1, 3.9);
+	rr_verdict_compute(&r);
+	s = render(rr_report_ktap, &r);
+	CHECK(!strncmp(s, "KTAP version 1\n1..1\n", 20));
+	CHECK_CONTAINS(s, "    1..3\n");
+	CHECK_CONTAINS(s, "    not ok 1 ksm\n");
+	CHECK_CONTAINS(s, "    ok 2 anon\n");
+	CHECK_CONTAINS(s, "    ok 3 file\n");
+	CHECK_CONTAINS(s, "\nnot ok 1 ksm-mprotect-split\n");
+	free(s);
+
+	base(&r, 8.0, 4.1, 3.9);
+	rr_verdict_compute(&r);
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "\nok 1 ksm-mprotect-split\n");
+	free(s);
+
+	base(&r, 0, 0, 0);
+	r.nr_cases = 0;
+	rr_set_verdict(&r, RR_SKIP, "needs root");
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "ok 1 ksm-mprotect-split # SKIP needs root\n");
+	free(s);
+}
+
+static void test_text(void)
+{
+	struct rr_result r;
+	char *s, *line, *save = NULL;
+	int long_lines = 0;
+
+	base(&r, 125.8, 4.1, 3.9);
+	rr_verdict_compute(&r);
+	s = render(rr_report_text, &r);
+	CHECK(!strncmp(s, "ksm-mprotect-split: REPRODUCED\n", 31));
+	CHECK_CONTAINS(s, "20000 VMAs");
+	CHECK_CONTAINS(s, "memcg-reclaim");
+	CHECK_CONTAINS(s, "ksm        3");
+	for (line = strtok_r(s, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strlen(line) > 72 && strchr(line, ' ') != NULL &&
+		    strlen(strrchr(line, ' ') + 1) < 40)
+			long_lines++;
+	/* Lines fit 72 columns unless one word alone is longer. */
+	CHECK_EQ(long_lines, 0);
+	free(s);
+}
+
+TEST_MAIN(T(test_verdicts), T(test_json), T(test_ktap), T(test_text))

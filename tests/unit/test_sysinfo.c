@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel config lookup (plain and gzip sources) and system facts. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "harness.h"
+#include "sysinfo.h"
+
+static const char config[] =
+	"# comment\n"
+	"CONFIG_KSM=y\n"
+	"# CONFIG_MEMORY_FAILURE is not set\n"
+	"CONFIG_ZRAM=m\n"
+	"CONFIG_ZRAM_DEF_COMP=\"lzo-rle\"\n";
+
+static void write_file(const char *path, bool gz)
+{
+	if (gz) {
+		gzFile f = gzopen(path, "wb");
+
+		gzwrite(f, config, sizeof(config) - 1);
+		gzclose(f);
+	} else {
+		FILE *f = fopen(path, "w");
+
+		fputs(config, f);
+		fclose(f);
+	}
+}
+
+static void check_source(bool gz)
+{
+	char path[256], val[32];
+	const char *tmp = getenv("TEST_TMPDIR");
+
+	snprintf(path, sizeof(path), "%s/config%s", tmp ? tmp : "/tmp",
+		 gz ? ".gz" : "");
+	write_file(path, gz);
+	rr_kconfig_set_source(path);
+	CHECK_EQ(rr_kconfig("KSM", val, sizeof(val)), 1);
+	CHECK_STR(val, "y");
+	CHECK_EQ(rr_kconfig("ZRAM", val, sizeof(val)), 1);
+	CHECK_STR(val, "m");
+	CHECK_EQ(rr_kconfig("MEMORY_FAILURE", val, sizeof(val)), 0);
+	CHECK_EQ(rr_kconfig("ZRAM_DEF", val, sizeof(val)), 0);
+	CHECK_EQ(rr_kconfig("ZRAM_DEF_COMP", val, sizeof(val)), 1);
+	CHECK_STR(val, "\"lzo-rle\"");
+	unlink(path);
+}
+
+static void test_plain(void)
+{
+	check_source(false);
+}
+
+static void test_gzip(void)
+{
+	check_source(true);
+}
+
+static void test_missing(void)
+{
+	rr_kconfig_set_source("/nonexistent/config");
+	CHECK_EQ(rr_kconfig("KSM", NULL, 0), -ENOENT);
+}
+
+static void test_sysinfo(void)
+{
+	struct rr_sysinfo s;
+
+	rr_sysinfo_read(&s);
+	CHECK(s.release[0] != '\0');
+	CHECK(s.cpus >= 1);
+	CHECK(s.mem_kb > 0);
+	CHECK(s.numa_nodes >= 1);
+}
+
+TEST_MAIN(T(test_plain), T(test_gzip), T(test_missing), T(test_sysinfo))

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rmap-restore: replay the journal of a run that could not restore the
+ * machine itself because it was SIGKILLed. (A reboot needs no restore:
+ * the journal lives in /run and every change it records is gone too.)
+ * scripts/restore calls this.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "journal.h"
+#include "opts.h"
+#include "util.h"
+
+static const char *path;
+static unsigned long long wait_s = 30;
+static bool quiet;
+
+static const struct rr_opt opts[] = {
+	{ "journal", OPT_STRING, &path, "FILE",
+	  "journal to replay (default: the state directory's journal, or a journal.failed kept by an earlier restore)" },
+	{ "wait", OPT_UINT, &wait_s, "SEC",
+	  "wait up to SEC seconds for a run that still holds the lock",
+	  .min = 0, .max = 3600 },
+	{ "quiet", OPT_FLAG, &quiet, NULL, "print only problems" },
+	RR_OPT_END
+};
+
+int main(int argc, char **argv)
+{
+	const struct rr_opt *tables[] = { opts, NULL };
+	char err[256], failed[4096];
+	int ret, undone = 0, failures;
+
+	rr_set_prog("rmap-restore");
+	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		rr_opts_help(stdout, "rmap-restore [OPTIONS]",
+			     "Undo every change recorded in the rmap-repro journal (knobs, KSM state, swap, zram devices, cgroups, tracefs instances, mounts), last first, after a run was killed before it could do so itself. Waits for a run that still holds the lock. Exit: 0 restored or nothing to do, 1 some change could not be undone, 2 error.",
+			     tables);
+		return 0;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "rmap-restore: %s\n", err);
+		return 2;
+	}
+	rr_set_quiet(quiet);
+	ret = rr_lock_wait("rmap-restore", wait_s);
+	if (ret) {
+		rr_warn("cannot take the run lock in %s: %s", rr_state_dir(),
+			ret == -EBUSY ? "a run is still active" :
+			strerror(-ret));
+		return 2;
+	}
+	if (!path) {
+		snprintf(failed, sizeof(failed), "%s.failed", journal_path());
+		path = rr_path_exists(journal_path()) ? journal_path() :
+		       rr_path_exists(failed) ? failed : NULL;
+	}
+	if (!path || !rr_path_exists(path)) {
+		rr_msg("no journal in %s: nothing to restore", rr_state_dir());
+		rr_lock_release();
+		return 0;
+	}
+	rr_msg("replaying %s", path);
+	failures = journal_replay(path, !quiet, &undone);
+	rr_lock_release();
+	if (failures) {
+		rr_warn("%d change(s) could not be undone", failures);
+		return 1;
+	}
+	rr_msg("%d change(s) undone; the machine is as the run found it",
+	       undone);
+	return 0;
+}
