@@ -22,7 +22,7 @@ COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
 REPRO_SRC := $(wildcard reproducers/*.c)
 REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
-TOOLS := $(B)/bin/rmap-restore
+TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -39,7 +39,7 @@ $(B)/bin/%: $(B)/reproducers/%.o $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/bin/rmap-restore: $(B)/tools/restore.o $(B)/libcommon.a
+$(B)/bin/rmap-%: $(B)/tools/%.o $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

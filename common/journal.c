@@ -123,6 +123,13 @@ int journal_begin(const char *who)
 	char buf[256];
 	int fd, n;
 
+	/* Never truncate the journal of a run that was killed: undo it. */
+	if (journal_exists()) {
+		rr_msg("a killed run left %s: restoring it first",
+		       journal_path());
+		journal_replay(journal_path(), true, NULL);
+	}
+
 	fd = open(journal_path(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
 		  O_CLOEXEC, 0644);
 	if (fd < 0)

@@ -41,7 +41,10 @@ int rr_lock_wait(const char *who, unsigned int timeout_s);
 void rr_lock_release(void);
 
 bool journal_exists(void);
-/* Start a new journal for this run (the lock must be held). */
+/*
+ * Start a new journal for this run (the lock must be held). A journal
+ * left by a killed run is replayed first, never overwritten.
+ */
 int journal_begin(const char *who);
 /* Append one record; the journal is flushed before this returns. */
 int journal_record(const char *op, const char *arg1, const char *arg2);

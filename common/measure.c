@@ -133,8 +133,9 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct case_state *cs = &b->cs[c->type];
 	struct rr_bprobe_result pres = { 0 };
 	struct rr_bprobe bp;
+	struct rr_ticker *tick;
 	size_t present0 = 0, present1, swapped;
-	char filter[128];
+	char filter[128], phase[128];
 	uint64_t t0, dt;
 	int pids[2], npids = 0, err = 0, ferr;
 
@@ -173,10 +174,14 @@ static int fire(struct body *b, struct rr_case_result *c,
 		rr_trace_on(&b->trace);
 	if (v)
 		rr_victim_go(v);
+	snprintf(phase, sizeof(phase), "case %s: trigger %s",
+		 rr_page_type_name(c->type), rr_trigger_names[res->trigger]);
+	tick = rr_ticker_start(phase);
 	t0 = rr_now_ns();
 	ferr = rr_trigger_fire(res->trigger, &b->tctx, res->trigger_how,
 			       sizeof(res->trigger_how));
 	dt = rr_now_ns() - t0;
+	rr_ticker_stop(tick);
 	c->trigger_s += secs(dt);
 	res->trigger_s += secs(dt);
 	if (v) {
@@ -270,9 +275,8 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	int err;
 
 	c->ran = true;
-	rr_msg("run %u/%llu, case %s: build, trigger %s%s", run,
-	       rr_cfg.runs, name, trig,
-	       apart ? ", then again with the victim" : " with the victim");
+	rr_msg("run %u/%llu, case %s: build%s", run, rr_cfg.runs, name,
+	       c->type == RR_PT_KSM ? " and merge" : "");
 	err = prepare(b, c, &p, run, why, sizeof(why));
 	if (err)
 		goto out;
@@ -284,6 +288,8 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	}
 	for (attempt = 1;; attempt++) {
 		rr_phase(res, "case %s run %u: trigger %s", name, run, trig);
+		rr_msg("run %u/%llu, case %s: trigger %s%s", run, rr_cfg.runs,
+		       name, trig, apart ? " (probe pass)" : " with the victim");
 		err = fire(b, c, &p, true, apart ? NULL : &v, &counted, why,
 			   sizeof(why));
 		if (err || counted || !rr_trigger_may_miss(res->trigger))
@@ -313,6 +319,8 @@ static int run_case(struct body *b, struct rr_case_result *c,
 			err = rr_victim_start(&v, p.victim);
 		rr_phase(res, "case %s run %u: trigger %s, victim pass", name,
 			 run, trig);
+		rr_msg("run %u/%llu, case %s: trigger %s (victim pass)", run,
+		       rr_cfg.runs, name, trig);
 		if (!err)
 			err = fire(b, c, &p, false, &v, &counted, why,
 				   sizeof(why));

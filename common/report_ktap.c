@@ -25,7 +25,7 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 	if (r->nr_cases) {
 		rr_probe_events(rr_trigger_bracket(r->trigger), ev, sizeof(ev));
 		fprintf(f, "    KTAP version 1\n");
-		fprintf(f, "    # trigger %s, probe %s (%s), %u runs, threshold %.3g ms\n",
+		fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
 			rr_trigger_names[r->trigger],
 			rr_brackets[rr_trigger_bracket(r->trigger)].id, ev,
 			r->runs, r->threshold_ms);

@@ -181,8 +181,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	field(f, "Pattern", buf);
 	if (ksm && ksm->ksm.full_scans) {
 		snprintf(buf, sizeof(buf),
-			 "%llu KSM pages hold %llu more mappings (max_page_sharing %llu); %lld pages of the process merged",
+			 "pages_shared %llu, pages_sharing %llu: %llu KSM pages mapped %llu times (max_page_sharing %llu); ksm_merging_pages of the process %lld",
 			 ksm->ksm.pages_shared, ksm->ksm.pages_sharing,
+			 ksm->ksm.pages_shared,
+			 ksm->ksm.pages_shared + ksm->ksm.pages_sharing,
 			 ksm->ksm.max_page_sharing, ksm->ksm.merging_pages);
 		field(f, "KSM", buf);
 	}
@@ -207,8 +209,12 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 "%s: %s, paired per task, mono clock, private instance %s. One interval: %s. It bounds: %s.",
 		 d->id, ev, r->instance, d->what, d->bounds);
 	field(f, "Probe", buf);
-	field(f, "Victim",
-	      "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call");
+	snprintf(buf, sizeof(buf),
+		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call.%s",
+		 rr_trigger_backs_off(r->trigger) ?
+		 " Under reclaim it runs in a pass of its own on a fresh copy of the pattern: folio_referenced() takes that lock with trylock and gives up when a writer waits, so in the probe pass the victim would cut the walks short; in its own pass it shows what a writer waits while reclaim backs off." :
+		 "");
+	field(f, "Victim", buf);
 	fputc('\n', f);
 
 	fprintf(f, "Probe intervals (%s), ms:\n", d->id);

@@ -274,6 +274,11 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	pid_t child;
 
 	rr_set_prog(r->name);
+	/*
+	 * A reader that goes away (| head) must not kill us before the
+	 * restore: writes to a closed pipe fail with EPIPE instead.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (has_ksm_case(r))
 		tables[n++] = rr_ksm_opt_table;
 	if (r->opts)
@@ -336,10 +341,6 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		rr_warn("%s", res->reason);
 		return finish(res, 0);
 	}
-	if (journal_exists()) {
-		rr_msg("a killed run left a journal: restoring it first");
-		journal_replay(journal_path(), true, NULL);
-	}
 	ret = journal_begin(r->name);
 	if (!ret && rr_trace_mount(why, sizeof(why)))
 		ret = -EIO;
@@ -354,12 +355,20 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		return finish(res, 0);
 	}
 
-	/* Block the signals we wait for before the child exists. */
+	/*
+	 * Block the signals we wait for before the child exists. A signal
+	 * ignored by whoever started us (SIGINT for a background job of a
+	 * script, SIGHUP under nohup) stays ignored.
+	 */
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	for (n = 0; n < 3; n++) {
+		int s = (int[]){ SIGINT, SIGTERM, SIGHUP }[n];
+		struct sigaction sa;
+
+		if (!sigaction(s, NULL, &sa) && sa.sa_handler != SIG_IGN)
+			sigaddset(&set, s);
+	}
 	sigprocmask(SIG_BLOCK, &set, &old);
 
 	rr_phase(res, "start");
@@ -388,7 +397,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	if (!res->done) {
 		if (sig)
 			rr_set_verdict(res, RR_ERROR,
-				       "interrupted by %s during %s",
+				       "interrupted by SIG%s during %s",
 				       sigabbrev_np(sig), res->phase);
 		else if (timed_out)
 			rr_set_verdict(res, RR_ERROR,
@@ -396,7 +405,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 				       rr_cfg.timeout_s, res->phase);
 		else if (WIFSIGNALED(status))
 			rr_set_verdict(res, RR_ERROR,
-				       "the measuring process died of %s during %s",
+				       "the measuring process died of SIG%s during %s",
 				       sigabbrev_np(WTERMSIG(status)),
 				       res->phase);
 		else

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,61 @@ void rr_progress(struct rr_progress *p, const char *fmt, ...)
 	va_end(ap);
 	rr_msg("%s: %s (%.1f s)", p->phase, buf,
 	       (double)(now - p->start_ns) / NSEC_PER_SEC);
+}
+
+struct rr_ticker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;
+	char phase[128];
+};
+
+static void *ticker_fn(void *arg)
+{
+	struct rr_ticker *t = arg;
+	uint64_t start = rr_now_ns();
+	struct timespec ts;
+
+	pthread_mutex_lock(&t->lock);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	while (!t->stop) {
+		ts.tv_sec++;
+		if (pthread_cond_timedwait(&t->cond, &t->lock, &ts) == ETIMEDOUT &&
+		    !t->stop)
+			rr_msg("%s: still running (%.0f s)", t->phase,
+			       (double)(rr_now_ns() - start) / NSEC_PER_SEC);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+struct rr_ticker *rr_ticker_start(const char *phase)
+{
+	struct rr_ticker *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	snprintf(t->phase, sizeof(t->phase), "%s", phase);
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	if (pthread_create(&t->thread, NULL, ticker_fn, t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void rr_ticker_stop(struct rr_ticker *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->stop = true;
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->thread, NULL);
+	free(t);
 }
 
 int rr_read_file(const char *path, char *buf, size_t size)

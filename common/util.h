@@ -37,6 +37,14 @@ void rr_progress_start(struct rr_progress *p, const char *phase);
 void rr_progress(struct rr_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A ticker prints "phase: still running (N s)" once a second from its own
+ * thread, for a phase that blocks in one system call (a trigger).
+ */
+struct rr_ticker;
+struct rr_ticker *rr_ticker_start(const char *phase);
+void rr_ticker_stop(struct rr_ticker *t);
+
 uint64_t rr_now_ns(void);	/* CLOCK_MONOTONIC */
 void rr_sleep_ms(unsigned int ms);
 

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The command line: --help, usage errors (exit 2, nothing changed), a
+# second concurrent run refused by the lock, prerequisites as SKIP.
+. "$(dirname "$0")/lib.sh"
+
+repro=$bin/ksm-mprotect-split
+before=$(snapshot)
+
+"$repro" --help >"$work/help" 2>&1
+assert "--help exits 0" [ $? = 0 ]
+for o in --runs --trigger --threshold-ms --min-ratio --format --out \
+	 --timeout --swap-mb --min-free-mb --pages --split-every \
+	 --identical --max-page-sharing --pages-to-scan --attempts; do
+	grep -q -- "$o" "$work/help" || missing="${missing:-} $o"
+done
+assert "--help describes every option${missing:+ (missing$missing)}" \
+	[ -z "${missing:-}" ]
+for b in rmap-restore rmap-probes; do
+	"$bin/$b" --help >/dev/null 2>&1
+	assert "$b --help exits 0" [ $? = 0 ]
+done
+
+usage() {
+	local desc=$1 want=$2
+
+	shift 2
+	"$repro" "$@" >"$work/usage.out" 2>"$work/usage.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q -- "$want" "$work/usage.err" &&
+	   [ ! -s "$work/usage.out" ]; then
+		ok "usage error, exit 2: $desc"
+	else
+		not_ok "usage error, exit 2: $desc" "rc=$rc" \
+			"$(head -c 200 "$work/usage.err")"
+	fi
+}
+usage "unknown option" "unknown option '--bogus'" --bogus
+usage "--runs 0 is out of range" "out of range" --runs 0
+usage "--pages not a number" "not a number" --pages 20k
+usage "--trigger not a trigger" "not one of auto|compact|reclaim" --trigger magic
+usage "--identical more than --pages" "more than --pages" --pages 100 --identical 200
+usage "--compact-node not a node" "not a node number" --compact-node x
+usage "a stray argument" "unexpected argument" extra
+assert_same "usage errors changed nothing" "$before" "$(snapshot)"
+
+# A second run while the lock is held is refused, changing nothing.
+mkdir -p /run/rmap-repro
+exec {lockfd}>>/run/rmap-repro/lock
+flock "$lockfd"
+"$repro" --runs 1 --format json >"$work/locked.json" 2>"$work/locked.err"
+rc=$?
+exec {lockfd}>&-
+assert "a concurrent run exits 2" [ $rc = 2 ]
+assert "and says another run holds the lock" \
+	grep -q "another rmap-repro run holds" "$work/locked.err"
+assert_jq "and reports verdict error in JSON" "$work/locked.json" \
+	'.verdict == "error" and (.reason | test("lock"))'
+assert_same "the refused run changed nothing" "$before" "$(snapshot)"
+
+# A missing prerequisite is a SKIP (exit 4, KTAP "# SKIP"), never a pass.
+(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$repro" --format ktap) >"$work/skip.ktap" 2>&1
+rc=$?
+assert "without root: exit 4 (skip)" [ $rc = 4 ]
+assert "without root: KTAP ok with # SKIP and the reason" \
+	grep -qx "ok 1 ksm-mprotect-split # SKIP needs root" "$work/skip.ktap"
+
+# A trigger that fails is an error with its reason, and restores.
+"$repro" --runs 1 --trigger compact --compact-node 4000 --format json \
+	>"$work/fail.json" 2>"$work/fail.err"
+rc=$?
+assert "a failing trigger: exit 2 (error)" [ $rc = 2 ]
+assert_jq "a failing trigger: the reason names the trigger and errno" \
+	"$work/fail.json" \
+	'.verdict == "error" and (.reason | test("trigger compact: No such file"))'
+assert_same "a failing trigger: the machine is as before" "$before" \
+	"$(snapshot)"
+
+"$bin/rmap-restore" >"$work/restore.out" 2>&1
+assert "rmap-restore with no journal: exit 0, nothing to restore" \
+	grep -q "nothing to restore" "$work/restore.out"
+"$top/scripts/run-all" --only no-such-thing >/dev/null 2>"$work/ra.err"
+assert "run-all --only with an unknown name exits 2" [ $? = 2 ]
+finish

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rmap-probes: list which measuring probes this kernel offers, for the
+ * header of a run-all report. Mounting tracefs to look is a change like
+ * any other: journaled, under the run lock, and undone before exit.
+ */
+#include <errno.h>
+#include <string.h>
+#include <tracefs.h>
+
+#include "journal.h"
+#include "opts.h"
+#include "trace.h"
+#include "util.h"
+
+struct check {
+	const char *name, *system, *start, *end;
+	const char *use;
+};
+
+static const struct check checks[] = {
+	{ "rmap-tp", "rmap", "rmap_walk_start", "rmap_walk_end",
+	  "per-walk latency (patched kernels)" },
+	{ "rmap-tp-v1", "rmap", "rmap_walk", NULL,
+	  "per-walk latency, early single-event form" },
+	{ "migrate-batch", "migrate", "mm_migrate_pages_start",
+	  "mm_migrate_pages", "bound on walks during migration/compaction" },
+	{ "migrate-pte-marks", "migrate", "set_migration_pte", NULL,
+	  "attributes a migrate batch to the pattern" },
+	{ "memcg-reclaim", "vmscan", "mm_vmscan_memcg_reclaim_begin",
+	  "mm_vmscan_memcg_reclaim_end", "bound on walks during memcg reclaim" },
+	{ "compaction", "compaction", "mm_compaction_begin",
+	  "mm_compaction_end", "bound on a whole zone compaction" },
+	{ "ksm-scan", "ksm", "ksm_start_scan", "ksm_stop_scan",
+	  "KSM full-scan time" },
+};
+
+static bool tracer(const char *name)
+{
+	char **list = tracefs_tracers(NULL);
+	bool found = false;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(list[i], name))
+			found = true;
+	tracefs_list_free(list);
+	return found;
+}
+
+static void inventory(bool json)
+{
+	size_t i;
+
+	if (json)
+		printf("{");
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		const struct check *c = &checks[i];
+		bool ok = rr_trace_event_exists(c->system, c->start) &&
+			  (!c->end || rr_trace_event_exists(c->system, c->end));
+
+		if (json)
+			printf("%s\"%s\": %s", i ? ", " : "", c->name,
+			       ok ? "true" : "false");
+		else
+			printf("%-18s %-3s %s/%s%s%s: %s\n", c->name,
+			       ok ? "yes" : "no", c->system, c->start,
+			       c->end ? " .. " : "", c->end ? c->end : "",
+			       c->use);
+	}
+	if (json) {
+		printf(", \"function_graph\": %s, \"kprobe_events\": %s}\n",
+		       tracer("function_graph") ? "true" : "false",
+		       tracefs_file_exists(NULL, "kprobe_events") ?
+		       "true" : "false");
+	} else {
+		printf("%-18s %-3s (listed in available_tracers)\n",
+		       "function_graph", tracer("function_graph") ? "yes" : "no");
+		printf("%-18s %-3s (kprobe_events file)\n", "kprobe_events",
+		       tracefs_file_exists(NULL, "kprobe_events") ? "yes" : "no");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static bool json;
+	const struct rr_opt opts[] = {
+		{ "json", OPT_FLAG, &json, NULL, "print one JSON object" },
+		RR_OPT_END
+	};
+	const struct rr_opt *tables[] = { opts, NULL };
+	char err[256], why[256];
+	int ret;
+
+	rr_set_prog("rmap-probes");
+	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		rr_opts_help(stdout, "rmap-probes [--json]",
+			     "List the tracepoints and tracers the suite can measure with on this kernel. Mounts tracefs for the look if needed (journaled, and unmounted again). Exit: 0, or 2 on error.",
+			     tables);
+		return 0;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "rmap-probes: %s\n", err);
+		return 2;
+	}
+	rr_set_quiet(true);
+	ret = rr_lock_wait("rmap-probes", 30);
+	if (!ret)
+		ret = journal_begin("rmap-probes");
+	if (!ret)
+		ret = rr_trace_mount(why, sizeof(why));
+	if (!ret)
+		inventory(json);
+	else
+		fprintf(stderr, "rmap-probes: cannot look: %s\n",
+			ret == -EBUSY ? "another run holds the lock" :
+			strerror(-ret));
+	journal_replay(journal_path(), false, NULL);
+	rr_lock_release();
+	return ret ? 2 : 0;
+}
