@@ -150,32 +150,6 @@ void rr_opt_value(const struct rr_opt *o, char *buf, size_t size)
 	}
 }
 
-/* Print text wrapped at 78 columns, indented by ind. */
-static void wrap(FILE *f, const char *text, int col, int ind)
-{
-	const char *p = text;
-
-	while (*p) {
-		const char *sp = p;
-		int len;
-
-		while (*sp && *sp != ' ')
-			sp++;
-		len = sp - p;
-		if (col + len + 1 > 78 && col > ind) {
-			fprintf(f, "\n%*s", ind, "");
-			col = ind;
-		} else if (col > ind) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", len, p);
-		col += len;
-		p = *sp ? sp + 1 : sp;
-	}
-	fputc('\n', f);
-}
-
 void rr_opts_help(FILE *f, const char *usage, const char *summary,
 		  const struct rr_opt *const *tables)
 {
@@ -184,7 +158,7 @@ void rr_opts_help(FILE *f, const char *usage, const char *summary,
 	int t;
 
 	fprintf(f, "Usage: %s\n\n", usage);
-	wrap(f, summary, 0, 0);
+	rr_wrap(f, summary, 0, 0, 78);
 	fprintf(f, "\nOptions:\n");
 	for (t = 0; tables[t]; t++) {
 		for (o = tables[t]; o->name; o++) {
@@ -201,7 +175,7 @@ void rr_opts_help(FILE *f, const char *usage, const char *summary,
 			else
 				snprintf(text, sizeof(text), "%s (default %s)",
 					 o->help, def);
-			wrap(f, text, 26, 26);
+			rr_wrap(f, text, 26, 26, 78);
 		}
 	}
 	fprintf(f, "  --help                  this text\n");

@@ -162,6 +162,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_num(&j, "trigger", r->trigger_s, 3);
 	json_num(&j, "total", r->total_s, 3);
 	json_obj_end(&j);
+	json_int(&j, "max_rss_kb", r->max_rss_kb);
 
 	json_obj_begin(&j, "safety");
 	json_uint(&j, "oom_kill_before", r->oom_kill_before);

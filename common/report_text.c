@@ -5,6 +5,7 @@
 #include "bracket.h"
 #include "report.h"
 #include "trigger.h"
+#include "util.h"
 
 #define WIDTH 72
 #define INDENT 9
@@ -68,28 +69,8 @@ void rr_hist_label(int b, char *buf, size_t size)
 /* "Label    text wrapped at 72 columns under an indent" */
 static void field(FILE *f, const char *label, const char *text)
 {
-	const char *p = text;
-	int col;
-
 	fprintf(f, "%-*s", INDENT, label);
-	col = INDENT;
-	while (*p) {
-		int len = strcspn(p, " ");
-
-		if (col > INDENT && col + 1 + len > WIDTH) {
-			fprintf(f, "\n%*s", INDENT, "");
-			col = INDENT;
-		} else if (col > INDENT) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", len, p);
-		col += len;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
+	rr_wrap(f, text, INDENT, INDENT, WIDTH);
 }
 
 static void stats_table(FILE *f, const struct rr_result *r, bool victim)
@@ -199,8 +180,12 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 r->runs == 1 ? "" : "s", r->trigger_why, r->trigger_how);
 	field(f, "Trigger", buf);
 	if (r->trigger == RR_TRIG_RECLAIM) {
-		snprintf(buf, sizeof(buf), "memcg %s; swap %s", r->memcg,
-			 r->swap);
+		const char *group = strrchr(r->memcg, '/');
+
+		/* The full path is in the JSON; mail gets its last part. */
+		snprintf(buf, sizeof(buf), "memcg %.*s group %s; swap %s",
+			 (int)strcspn(r->memcg, " "), r->memcg,
+			 group ? group + 1 : r->memcg, r->swap);
 		field(f, "", buf);
 	}
 	d = &rr_brackets[rr_trigger_bracket(r->trigger)];

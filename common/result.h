@@ -69,6 +69,7 @@ struct rr_result {
 	struct rr_case_result cases[RR_PT_MAX];
 	double setup_s, merge_s, trigger_s, total_s;
 	unsigned long long oom_kill_before, oom_kill_after;
+	long max_rss_kb;		/* of the measuring child */
 	bool restore_ran;
 	int restored;			/* journal records undone */
 	int restore_failures;

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -394,6 +395,12 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	}
 
 	sig = supervise(child, &set, &status, &timed_out);
+	{
+		struct rusage ru;
+
+		if (!getrusage(RUSAGE_CHILDREN, &ru))
+			res->max_rss_kb = ru.ru_maxrss;
+	}
 	if (!res->done) {
 		if (sig)
 			rr_set_verdict(res, RR_ERROR,

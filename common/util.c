@@ -350,3 +350,30 @@ size_t rr_page_size(void)
 		ps = (size_t)sysconf(_SC_PAGESIZE);
 	return ps;
 }
+
+void rr_wrap(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+	bool first = true;
+
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		int len = strcspn(p, " ");
+
+		if (!first && col + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, p);
+		col += len;
+		first = false;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}

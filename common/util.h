@@ -73,4 +73,11 @@ int rr_run(const char *const argv[], bool quiet);
 
 size_t rr_page_size(void);
 
+/*
+ * Print text from column col, breaking lines at blanks before width and
+ * starting each new line at column indent; ends with a newline. A word
+ * longer than a line stands alone.
+ */
+void rr_wrap(FILE *f, const char *text, int col, int indent, int width);
+
 #endif

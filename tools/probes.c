@@ -48,8 +48,27 @@ static bool tracer(const char *name)
 	return found;
 }
 
+/* "vmscan/mm_vmscan_memcg_reclaim_{begin,end}": short enough for mail. */
+static void events(const struct check *c, char *buf, size_t size)
+{
+	size_t i, cut = 0;
+
+	if (!c->end) {
+		snprintf(buf, size, "%s/%s", c->system, c->start);
+		return;
+	}
+	for (i = 0; c->start[i] && c->start[i] == c->end[i]; i++)
+		if (c->start[i] == '_')
+			cut = i + 1;
+	if (!c->start[i] && !c->end[i])
+		cut = i;
+	snprintf(buf, size, "%s/%.*s{%s,%s}", c->system, (int)cut, c->start,
+		 c->start + cut, c->end + cut);
+}
+
 static void inventory(bool json)
 {
+	char ev[128];
 	size_t i;
 
 	if (json)
@@ -62,11 +81,11 @@ static void inventory(bool json)
 		if (json)
 			printf("%s\"%s\": %s", i ? ", " : "", c->name,
 			       ok ? "true" : "false");
-		else
-			printf("%-18s %-3s %s/%s%s%s: %s\n", c->name,
-			       ok ? "yes" : "no", c->system, c->start,
-			       c->end ? " .. " : "", c->end ? c->end : "",
-			       c->use);
+		else {
+			events(c, ev, sizeof(ev));
+			printf("%-17s %-3s %s\n", c->name, ok ? "yes" : "no",
+			       ev);
+		}
 	}
 	if (json) {
 		printf(", \"function_graph\": %s, \"kprobe_events\": %s}\n",
@@ -74,9 +93,9 @@ static void inventory(bool json)
 		       tracefs_file_exists(NULL, "kprobe_events") ?
 		       "true" : "false");
 	} else {
-		printf("%-18s %-3s (listed in available_tracers)\n",
+		printf("%-17s %-3s tracer (available_tracers)\n",
 		       "function_graph", tracer("function_graph") ? "yes" : "no");
-		printf("%-18s %-3s (kprobe_events file)\n", "kprobe_events",
+		printf("%-17s %-3s kprobe_events file\n", "kprobes",
 		       tracefs_file_exists(NULL, "kprobe_events") ? "yes" : "no");
 	}
 }
