@@ -3,7 +3,7 @@
 #
 # The command line: --help, usage errors (exit 2, nothing changed), a
 # second concurrent run refused by the lock, prerequisites as SKIP.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/integration.sh"
 
 repro=$bin/ksm-mprotect-split
 before=$(snapshot)
@@ -64,7 +64,7 @@ assert_same "the refused run changed nothing" "$before" "$(snapshot)"
 	"$repro" --format ktap) >"$work/skip.ktap" 2>&1
 rc=$?
 assert "without root: exit 4 (skip)" [ $rc = 4 ]
-assert "without root: KTAP ok with # SKIP and the reason" \
+assert "without root: KTAP says ok with a SKIP directive and the reason" \
 	grep -qx "ok 1 ksm-mprotect-split # SKIP needs root" "$work/skip.ktap"
 
 # A trigger that fails is an error with its reason, and restores.

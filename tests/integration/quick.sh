@@ -4,7 +4,7 @@
 # run-all with the quick preset runs ksm-mprotect-split on this kernel:
 # it must measure a KSM-case latency well above both controls, say
 # "reproduced" in all three formats, and leave the machine as it was.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/integration.sh"
 
 out=$work/run
 before=$(snapshot)
@@ -47,7 +47,7 @@ assert "results.ktap: the reproducer is not ok (bug reproduced)" \
 assert "results.ktap: the KSM subtest is not ok, controls ok" \
 	grep -Pzq '    not ok 1 ksm\n(.*\n)*    ok 2 anon\n(.*\n)*    ok 3 file\n' "$out/results.ktap"
 assert "report.txt: header, verdict, probe and victim explained" \
-	bash -c "grep -q 'Probes available' '$out/report.txt' &&
+	bash -c "grep -q 'what this kernel offers (rmap-probes)' '$out/report.txt' &&
 		 grep -q 'ksm-mprotect-split: REPRODUCED' '$out/report.txt' &&
 		 grep -q 'It bounds:' '$out/report.txt' &&
 		 grep -q '^Victim' '$out/report.txt'"

@@ -5,7 +5,7 @@
 # trigger, the run's own timeout, and SIGKILL (then scripts/restore).
 # The published layout (--identical 0: ~79 KSM pages) keeps the reclaim
 # trigger busy for seconds, so the signal lands inside it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/integration.sh"
 
 # Job control: a background job keeps the default SIGINT disposition.
 set -m
