@@ -17,8 +17,7 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.what = "one migrate_pages() batch, counted when it set a migration PTE in the pattern (migrate/set_migration_pte on the pattern's addresses)",
 		.bounds = "a batch holds two rmap walks (unmap, remap) for every page it moves; its duration bounds each walk in it from above; it is not one walk",
 		.mark_system = "migrate",
-		.mark_event = "set_migration_pte",
-		.mark_field = "addr",
+		.mark_event = { "set_migration_pte" },
 	},
 	[RR_BR_MEMCG_RECLAIM] = {
 		.id = "memcg-reclaim",
@@ -29,6 +28,32 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.what = "one memcg reclaim pass (try_to_free_mem_cgroup_pages) run by the reproducer's tasks",
 		.bounds = "a pass holds the folio_referenced() and try_to_unmap() walks of every page it scans; its duration bounds each walk in it from above; it is not one walk",
 	},
+	[RR_BR_RMAP_WALK] = {
+		.id = "rmap-tp",
+		.system = "rmap",
+		.start = "rmap_walk_start",
+		.end = "rmap_walk_end",
+		.key_field = "folio_addr",
+		.key2_field = "rwc_addr",
+		.type_field = "page_type",
+		.walk = true,
+		.what = "one rmap walk (rmap_walk() or rmap_walk_locked()) of a folio of the case's page type, in the reproducer's tasks, paired by folio and rwc",
+		.bounds = "it is the walk itself, entry to exit, including any wait for the rmap lock",
+		.mark_system = "migrate",
+		.mark_event = { "set_migration_pte", "remove_migration_pte" },
+	},
+	[RR_BR_RMAP_WALK_V1] = {
+		.id = "rmap-tp",
+		.system = "rmap",
+		.start = "rmap_walk",
+		.dur_field = "duration_ns",
+		.type_field = "page_type",
+		.walk = true,
+		.what = "one rmap walk of a folio of the case's page type, in the reproducer's tasks, as timed by the kernel (duration_ns)",
+		.bounds = "it is the walk itself, as the early rmap/rmap_walk tracepoint times it",
+		.mark_system = "migrate",
+		.mark_event = { "set_migration_pte", "remove_migration_pte" },
+	},
 };
 
 bool rr_bracket_available(int bracket, char *why, size_t len)
@@ -36,12 +61,27 @@ bool rr_bracket_available(int bracket, char *why, size_t len)
 	const struct rr_bracket_def *d = &rr_brackets[bracket];
 
 	if (!rr_trace_event_exists(d->system, d->start) ||
-	    !rr_trace_event_exists(d->system, d->end)) {
-		snprintf(why, len, "no tracepoint %s/%s or %s/%s",
-			 d->system, d->start, d->system, d->end);
+	    (d->end && !rr_trace_event_exists(d->system, d->end))) {
+		snprintf(why, len, "no tracepoint %s/%s%s%s", d->system,
+			 d->start, d->end ? " or " : "", d->end ? d->end : "");
 		return false;
 	}
 	return true;
+}
+
+int rr_probe_choose(int trigger_bracket, char *why, size_t len)
+{
+	char w1[160], w2[160];
+
+	why[0] = '\0';
+	if (rr_bracket_available(RR_BR_RMAP_WALK, w1, sizeof(w1)))
+		return RR_BR_RMAP_WALK;
+	if (rr_bracket_available(RR_BR_RMAP_WALK_V1, w2, sizeof(w2)))
+		return RR_BR_RMAP_WALK_V1;
+	snprintf(why, len,
+		 "walk-level rmap-tp unavailable (%s, nor rmap/rmap_walk: an unpatched kernel), so the stock bracket around the trigger's work",
+		 w1);
+	return trigger_bracket;
 }
 
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size)
@@ -55,86 +95,170 @@ void rr_pid_filter(const int *pids, int n, char *buf, size_t size)
 			      i ? " || " : "", pids[i]);
 }
 
+void rr_bprobe_init(struct rr_bprobe *bp, struct tep_handle *tep,
+		    int bracket)
+{
+	memset(bp, 0, sizeof(*bp));
+	bp->bracket = bracket;
+	bp->tep = tep;
+	rr_pairer_init(&bp->pairer);
+}
+
 static int add_decoder(struct rr_bprobe *bp, const char *sys,
-		       const char *name, enum rr_ev_kind kind,
-		       const char *field)
+		       const char *name, enum rr_ev_kind kind)
 {
 	struct tep_event *ev = tep_find_event_by_name(bp->tep, sys, name);
-	struct rr_decoder *d;
 
 	if (!ev || bp->ndec == RR_MAX_DECODERS)
 		return -ENOENT;
-	d = &bp->dec[bp->ndec++];
-	d->id = ev->id;
-	d->kind = kind;
-	d->bracket = bp->bracket;
-	d->field = field;
+	bp->dec[bp->ndec].id = ev->id;
+	bp->dec[bp->ndec].kind = kind;
+	bp->ndec++;
 	return 0;
 }
 
-int rr_bprobe_setup(struct rr_bprobe *bp, struct rr_trace *t, int bracket,
-		    const char *pid_filter, unsigned long lo,
-		    unsigned long hi, char *why, size_t len)
+int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks)
 {
-	const struct rr_bracket_def *d = &rr_brackets[bracket];
-	char filter[128];
-	int err;
+	const struct rr_bracket_def *d = &rr_brackets[bp->bracket];
+	int err, i;
 
-	memset(bp, 0, sizeof(*bp));
-	bp->bracket = bracket;
-	bp->tep = t->tep;
-	bp->use_marks = d->mark_event && hi > lo;
-	rr_pairer_init(&bp->pairer);
+	bp->ndec = 0;
+	bp->use_marks = marks && d->mark_event[0];
+	err = add_decoder(bp, d->system, d->start,
+			  d->end ? RR_EV_START : RR_EV_SAMPLE);
+	if (!err && d->end)
+		err = add_decoder(bp, d->system, d->end, RR_EV_END);
+	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++)
+		if (d->mark_event[i])
+			err = add_decoder(bp, d->mark_system, d->mark_event[i],
+					  RR_EV_MARK);
+	return err;
+}
 
-	err = add_decoder(bp, d->system, d->start, RR_EV_START, NULL);
-	if (!err)
-		err = add_decoder(bp, d->system, d->end, RR_EV_END,
-				  d->value_field);
-	if (!err && bp->use_marks)
-		err = add_decoder(bp, d->mark_system, d->mark_event,
-				  RR_EV_MARK, NULL);
+/* Kernel-side filter: our tasks and, for walks, one page type. */
+static void filter(const struct rr_bracket_def *d, const char *pids,
+		   const char *type, bool with_type, char *buf, size_t size)
+{
+	if (with_type && type && d->type_field)
+		snprintf(buf, size, "%s%s%s%s%s == \"%s\"",
+			 pids ? "(" : "", pids ? pids : "", pids ? ")" : "",
+			 pids ? " && " : "", d->type_field, type);
+	else
+		snprintf(buf, size, "%s", pids ? pids : "");
+}
+
+static int enable(struct rr_trace *t, const struct rr_bracket_def *d,
+		  const char *event, const char *pids, const char *type)
+{
+	char f[256];
+
+	filter(d, pids, type, true, f, sizeof(f));
+	if (!rr_trace_enable(t, d->system, event, f[0] ? f : NULL))
+		return 0;
+	/*
+	 * An event without the type field (an end event of another
+	 * revision): filter by task only; decoding checks the type.
+	 */
+	filter(d, pids, type, false, f, sizeof(f));
+	return rr_trace_enable(t, d->system, event, f[0] ? f : NULL);
+}
+
+int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
+		  const char *pid_filter, const char *type,
+		  unsigned long lo, unsigned long hi, char *why, size_t len)
+{
+	const struct rr_bracket_def *d = &rr_brackets[bp->bracket];
+	char f[128];
+	int err, i;
+
+	bp->type = d->type_field ? type : NULL;
+	err = rr_bprobe_decoders(bp, hi > lo);
 	if (err) {
 		snprintf(why, len, "event formats of %s not found", d->id);
 		return err;
 	}
-	err = rr_trace_enable(t, d->system, d->start, pid_filter);
-	if (!err)
-		err = rr_trace_enable(t, d->system, d->end, pid_filter);
-	if (!err && bp->use_marks) {
-		snprintf(filter, sizeof(filter), "%s >= 0x%lx && %s < 0x%lx",
-			 d->mark_field, lo, d->mark_field, hi);
-		err = rr_trace_enable(t, d->mark_system, d->mark_event,
-				      filter);
+	err = enable(t, d, d->start, pid_filter, bp->type);
+	if (!err && d->end)
+		err = enable(t, d, d->end, pid_filter, bp->type);
+	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++) {
+		if (!d->mark_event[i])
+			continue;
+		snprintf(f, sizeof(f), "addr >= 0x%lx && addr < 0x%lx", lo, hi);
+		err = rr_trace_enable(t, d->mark_system, d->mark_event[i], f);
 	}
 	if (err)
 		snprintf(why, len, "cannot enable the events of %s", d->id);
 	return err;
 }
 
-bool rr_bprobe_decode(const struct rr_bprobe *bp, struct tep_event *ev,
+static unsigned long long num(struct tep_event *ev, struct tep_record *rec,
+			      const char *name)
+{
+	struct tep_format_field *f;
+	unsigned long long val = 0;
+
+	if (!name)
+		return 0;
+	f = tep_find_field(ev, name);
+	if (!f || tep_read_number_field(f, rec->data, &val))
+		return 0;
+	return val;
+}
+
+/* Does the record's type string (__string / __data_loc) match? */
+static bool type_matches(struct rr_bprobe *bp, struct tep_event *ev,
+			 struct tep_record *rec)
+{
+	const struct rr_bracket_def *d = &rr_brackets[bp->bracket];
+	const char *s;
+	size_t n;
+	int len;
+
+	if (!bp->type || !tep_find_field(ev, d->type_field))
+		return true;
+	s = tep_get_field_raw(NULL, ev, d->type_field, rec, &len, 0);
+	if (!s || len <= 0)
+		return true;
+	/* A __string's length counts its NUL; a char[] may be padded. */
+	n = strnlen(s, len);
+	return n == strlen(bp->type) && !memcmp(s, bp->type, n);
+}
+
+bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 		      struct tep_record *rec, struct rr_event *out)
 {
-	unsigned long long val = 0;
+	const struct rr_bracket_def *d = &rr_brackets[bp->bracket];
 	int i;
 
 	for (i = 0; i < bp->ndec; i++) {
-		const struct rr_decoder *d = &bp->dec[i];
-		struct tep_format_field *f;
+		const struct rr_decoder *dec = &bp->dec[i];
 
-		if (d->id != ev->id)
+		if (dec->id != ev->id)
 			continue;
-		if (d->field) {
-			f = tep_find_field(ev, d->field);
-			if (!f || tep_read_number_field(f, rec->data, &val))
-				val = 0;
+		if (dec->kind != RR_EV_MARK && !type_matches(bp, ev, rec)) {
+			bp->other_type++;
+			return false;
 		}
 		memset(out, 0, sizeof(*out));
 		out->ts = rec->ts;
 		out->pid = tep_data_pid(bp->tep, rec);
-		out->kind = d->kind;
-		out->bracket = d->bracket;
-		/* Every mark is one PTE of the pattern. */
-		out->value = d->kind == RR_EV_MARK ? 1 : val;
+		out->kind = dec->kind;
+		out->bracket = bp->bracket;
+		switch (dec->kind) {
+		case RR_EV_START:
+		case RR_EV_END:
+			out->key = num(ev, rec, d->key_field);
+			out->key2 = num(ev, rec, d->key2_field);
+			if (dec->kind == RR_EV_END)
+				out->value = num(ev, rec, d->value_field);
+			break;
+		case RR_EV_SAMPLE:
+			out->value = num(ev, rec, d->dur_field);
+			break;
+		case RR_EV_MARK:
+			out->value = 1;	/* one PTE of the pattern */
+			break;
+		}
 		return true;
 	}
 	return false;

@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stock tracepoint brackets: pairs of events that enclose kernel work
- * containing rmap walks. They exist on every kernel, so they are the
- * always-available bound; a figure from them is named for what it is (a
- * migrate_pages batch, a reclaim pass), never called a walk latency.
+ * Tracepoint probes. Each is a pair of events (or one event with a
+ * duration) whose interval is paired per task:
+ *
+ *   rmap-tp, rmap-tp-v1  the walk itself, on kernels that have the rmap
+ *                        tracepoints (patched kernels);
+ *   migrate-batch,       stock brackets around work that contains
+ *   memcg-reclaim        walks: on every kernel, named for what they
+ *                        are (a migrate_pages batch, a reclaim pass),
+ *                        never called a walk latency.
+ *
+ * Mark events (migration PTEs set or removed at an address inside the
+ * pattern) tie an interval to the pattern when the trigger may act on
+ * other memory too (compaction).
  */
 #ifndef RR_BRACKET_H
 #define RR_BRACKET_H
@@ -19,17 +28,25 @@
 enum rr_bracket_id {
 	RR_BR_MIGRATE,
 	RR_BR_MEMCG_RECLAIM,
+	RR_BR_RMAP_WALK,
+	RR_BR_RMAP_WALK_V1,
 	RR_BR_MAX
 };
 
+#define RR_MAX_MARKS 2
+
 struct rr_bracket_def {
 	const char *id;			/* JSON "probe" */
-	const char *system, *start, *end;
-	const char *value_field;	/* end event field kept per interval */
+	const char *system, *start, *end; /* end NULL: one event */
+	const char *value_field;	/* end field kept per interval */
+	const char *dur_field;		/* one event: its duration (ns) */
+	const char *key_field, *key2_field; /* pair start and end by */
+	const char *type_field;		/* string: the walk's page type */
+	bool walk;			/* intervals are walks themselves */
 	const char *what;		/* what one interval is */
 	const char *bounds;		/* what its duration bounds */
-	/* event that marks the pattern inside an interval, or NULL */
-	const char *mark_system, *mark_event, *mark_field;
+	/* events that mark the pattern inside an interval (field: addr) */
+	const char *mark_system, *mark_event[RR_MAX_MARKS];
 };
 
 extern const struct rr_bracket_def rr_brackets[RR_BR_MAX];
@@ -37,8 +54,6 @@ extern const struct rr_bracket_def rr_brackets[RR_BR_MAX];
 struct rr_decoder {
 	int id;				/* tep event id */
 	enum rr_ev_kind kind;
-	int bracket;
-	const char *field;		/* payload field name, or NULL */
 };
 
 #define RR_MAX_DECODERS 8
@@ -46,10 +61,12 @@ struct rr_decoder {
 struct rr_bprobe {
 	int bracket;
 	bool use_marks;			/* count only intervals with marks */
+	const char *type;		/* page type to keep, or NULL */
 	struct rr_decoder dec[RR_MAX_DECODERS];
 	int ndec;
 	struct tep_handle *tep;
 	struct rr_pairer pairer;
+	unsigned long other_type;	/* events of another page type */
 };
 
 struct rr_bprobe_result {
@@ -61,18 +78,29 @@ struct rr_bprobe_result {
 };
 
 bool rr_bracket_available(int bracket, char *why, size_t len);
+/*
+ * The best probe for a trigger: the rmap tracepoints when the kernel has
+ * them, else the trigger's stock bracket. why says what was passed over
+ * and why (empty when the best one was available).
+ */
+int rr_probe_choose(int trigger_bracket, char *why, size_t len);
 /* Build a "common_pid == a || ..." filter for the given tasks. */
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size);
 /*
- * Enable the bracket's events in the instance. pid_filter (may be NULL)
- * restricts start and end to the reproducer's tasks; [lo, hi) restricts
- * marks to the pattern's addresses (marks used only when hi > lo).
+ * Arm a probe in the instance: pid_filter (may be NULL) restricts it to
+ * the reproducer's tasks, type (may be NULL) to walks of one page type,
+ * [lo, hi) to intervals that marked the pattern (used when hi > lo).
+ * bp->tep must be set to the parsed formats first (rr_bprobe_init).
  */
-int rr_bprobe_setup(struct rr_bprobe *bp, struct rr_trace *t, int bracket,
-		    const char *pid_filter, unsigned long lo,
-		    unsigned long hi, char *why, size_t len);
+void rr_bprobe_init(struct rr_bprobe *bp, struct tep_handle *tep,
+		    int bracket);
+int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
+		  const char *pid_filter, const char *type,
+		  unsigned long lo, unsigned long hi, char *why, size_t len);
+/* Resolve event ids (rr_bprobe_arm does it; tests call it alone). */
+int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks);
 /* Decode one record into a pairing event; false if not ours. */
-bool rr_bprobe_decode(const struct rr_bprobe *bp, struct tep_event *ev,
+bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 		      struct tep_record *rec, struct rr_event *out);
 /* Drain the buffer, pair, and add the counted durations (ms) to out. */
 int rr_bprobe_collect(struct rr_bprobe *bp, struct rr_trace *t,

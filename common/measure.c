@@ -153,10 +153,17 @@ static int fire(struct body *b, struct rr_case_result *c,
 			snprintf(why, len, "cannot reset the tracefs instance");
 			return err;
 		}
-		err = rr_bprobe_setup(&bp, &b->trace, c->bracket, filter,
-				      (unsigned long)p->addr,
-				      (unsigned long)p->addr + p->len, why,
-				      len);
+		/*
+		 * Compaction acts on all memory: only intervals that
+		 * marked the pattern count. Reclaim acts on our group.
+		 */
+		rr_bprobe_init(&bp, b->trace.tep, c->bracket);
+		err = rr_bprobe_arm(&bp, &b->trace, filter,
+				    rr_page_type_name(c->type),
+				    (unsigned long)p->addr,
+				    rr_trigger_may_miss(res->trigger) ?
+				    (unsigned long)p->addr + p->len : 0,
+				    why, len);
 		if (err)
 			return err;
 		if (rr_pattern_residency(p, &present0, &swapped))
@@ -344,12 +351,14 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	unsigned int run;
 	int i, err;
 
+	err = setup(&b, why, sizeof(why));
+	res->bracket = rr_probe_choose(rr_trigger_bracket(res->trigger),
+				       res->probe_why, sizeof(res->probe_why));
 	res->nr_cases = r->nr_cases;
 	for (i = 0; i < r->nr_cases; i++) {
 		res->cases[i].type = r->cases[i];
-		res->cases[i].bracket = rr_trigger_bracket(res->trigger);
+		res->cases[i].bracket = res->bracket;
 	}
-	err = setup(&b, why, sizeof(why));
 	if (err) {
 		rr_set_verdict(res, err == -ENODEV ? RR_SKIP : RR_ERROR,
 			       "setup: %s", why);

@@ -48,6 +48,7 @@ static int push(struct rr_task_stack *t, const struct rr_event *ev)
 	}
 	t->open[t->n].bracket = ev->bracket;
 	t->open[t->n].key = ev->key;
+	t->open[t->n].key2 = ev->key2;
 	t->open[t->n].start = ev->ts;
 	t->open[t->n].marks = 0;
 	t->n++;
@@ -72,6 +73,7 @@ static int add_interval(struct rr_pairer *p, const struct rr_open *o,
 	iv->bracket = o->bracket;
 	iv->pid = ev->pid;
 	iv->key = o->key;
+	iv->key2 = o->key2;
 	iv->start = o->start;
 	iv->end = ev->ts;
 	iv->marks = o->marks;
@@ -79,14 +81,15 @@ static int add_interval(struct rr_pairer *p, const struct rr_open *o,
 	return 0;
 }
 
-static long find_open(const struct rr_task_stack *t, int bracket,
-		      uint64_t key, int match_key)
+static long find_open(const struct rr_task_stack *t,
+		      const struct rr_event *ev, int match_key)
 {
 	long i;
 
 	for (i = (long)t->n - 1; i >= 0; i--)
-		if (t->open[i].bracket == bracket &&
-		    (!match_key || t->open[i].key == key))
+		if (t->open[i].bracket == ev->bracket &&
+		    (!match_key || (t->open[i].key == ev->key &&
+				    t->open[i].key2 == ev->key2)))
 			return i;
 	return -1;
 }
@@ -108,7 +111,7 @@ int rr_pairer_feed(struct rr_pairer *p, const struct rr_event *ev)
 		return t ? push(t, ev) : -ENOMEM;
 	case RR_EV_END:
 		t = task(p, ev->pid, 0);
-		i = t ? find_open(t, ev->bracket, ev->key, 1) : -1;
+		i = t ? find_open(t, ev, 1) : -1;
 		if (i < 0) {
 			p->ends_without_start++;
 			return 0;
@@ -120,13 +123,23 @@ int rr_pairer_feed(struct rr_pairer *p, const struct rr_event *ev)
 		return err;
 	case RR_EV_MARK:
 		t = task(p, ev->pid, 0);
-		i = t ? find_open(t, ev->bracket, 0, 0) : -1;
+		i = t ? find_open(t, ev, 0) : -1;
 		if (i < 0) {
 			p->marks_outside++;
 			return 0;
 		}
 		t->open[i].marks += ev->value;
 		return 0;
+	case RR_EV_SAMPLE: {
+		struct rr_open o = {
+			.bracket = ev->bracket,
+			.key = ev->key,
+			.key2 = ev->key2,
+			.start = ev->ts > ev->value ? ev->ts - ev->value : 0,
+		};
+
+		return add_interval(p, &o, ev);
+	}
 	}
 	return -EINVAL;
 }

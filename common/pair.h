@@ -7,6 +7,9 @@
  * and key on its task; ends without a start and starts without an end are
  * dropped and counted, never guessed.
  *
+ * A sample is an interval measured by the kernel and reported in one
+ * event (a duration field); it is taken as it is.
+ *
  * A mark (e.g. a migration PTE set inside a migrate_pages batch) adds its
  * value to the innermost open interval of its bracket on its task: that is
  * how a bracket learns it touched the pattern under test.
@@ -20,21 +23,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum rr_ev_kind { RR_EV_START, RR_EV_END, RR_EV_MARK };
+enum rr_ev_kind {
+	RR_EV_START,
+	RR_EV_END,
+	RR_EV_MARK,
+	RR_EV_SAMPLE,	/* a whole interval in one event: value = length */
+};
 
 struct rr_event {
 	uint64_t ts;		/* ns, from one clock for all CPUs */
 	int pid;		/* task id */
 	enum rr_ev_kind kind;
 	int bracket;		/* which kind of interval */
-	uint64_t key;		/* pairs a start with its end, 0 if unused */
-	uint64_t value;		/* end: payload; mark: amount */
+	uint64_t key, key2;	/* pair a start with its end, 0 if unused */
+	uint64_t value;		/* end: payload; mark: amount; sample: ns */
 };
 
 struct rr_interval {
 	int bracket;
 	int pid;
-	uint64_t key;
+	uint64_t key, key2;
 	uint64_t start, end;	/* ns */
 	uint64_t marks;		/* sum of mark values inside */
 	uint64_t end_value;	/* payload of the end event */
@@ -42,7 +50,7 @@ struct rr_interval {
 
 struct rr_open {
 	int bracket;
-	uint64_t key, start, marks;
+	uint64_t key, key2, start, marks;
 };
 
 struct rr_task_stack {

@@ -23,11 +23,11 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		return;
 	}
 	if (r->nr_cases) {
-		rr_probe_events(rr_trigger_bracket(r->trigger), ev, sizeof(ev));
+		rr_probe_events(r->bracket, ev, sizeof(ev));
 		fprintf(f, "    KTAP version 1\n");
 		fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
 			rr_trigger_names[r->trigger],
-			rr_brackets[rr_trigger_bracket(r->trigger)].id, ev,
+			rr_brackets[r->bracket].id, ev,
 			r->runs, r->threshold_ms);
 		fprintf(f, "    1..%d\n", r->nr_cases);
 	}

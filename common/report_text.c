@@ -28,8 +28,12 @@ void rr_probe_events(int bracket, char *buf, size_t size)
 {
 	const struct rr_bracket_def *d = &rr_brackets[bracket];
 
-	snprintf(buf, size, "%s/%s .. %s/%s", d->system, d->start, d->system,
-		 d->end);
+	if (d->end)
+		snprintf(buf, size, "%s/%s .. %s/%s", d->system, d->start,
+			 d->system, d->end);
+	else
+		snprintf(buf, size, "%s/%s (%s)", d->system, d->start,
+			 d->dur_field);
 }
 
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
@@ -188,11 +192,12 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 group ? group + 1 : r->memcg, r->swap);
 		field(f, "", buf);
 	}
-	d = &rr_brackets[rr_trigger_bracket(r->trigger)];
-	rr_probe_events(rr_trigger_bracket(r->trigger), ev, sizeof(ev));
+	d = &rr_brackets[r->bracket];
+	rr_probe_events(r->bracket, ev, sizeof(ev));
 	snprintf(buf, sizeof(buf),
-		 "%s: %s, paired per task, mono clock, private instance %s. One interval: %s. It bounds: %s.",
-		 d->id, ev, r->instance, d->what, d->bounds);
+		 "%s: %s, paired per task, mono clock, private instance %s. One interval: %s. It bounds: %s.%s%s",
+		 d->id, ev, r->instance, d->what, d->bounds,
+		 r->probe_why[0] ? " Chosen: " : "", r->probe_why);
 	field(f, "Probe", buf);
 	snprintf(buf, sizeof(buf),
 		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call.%s",

@@ -57,6 +57,8 @@ struct rr_result {
 	int trigger;			/* enum rr_trigger */
 	char trigger_why[256];		/* why this trigger */
 	char trigger_how[256];		/* what the last trigger did */
+	int bracket;			/* the probe: enum rr_bracket_id */
+	char probe_why[256];		/* better probes passed over, why */
 	char swap[192];
 	char memcg[PATH_MAX + 16];
 	char instance[64];

@@ -87,7 +87,8 @@ static int missed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
 int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len)
 {
-	const char *systems[] = { "migrate", "vmscan", "compaction", NULL };
+	const char *systems[] = { "rmap", "migrate", "vmscan", "compaction",
+				  NULL };
 	char path[512];
 	int err;
 

@@ -32,7 +32,7 @@ static void load(const char *file, const char *sys)
 /* Lay out a record by the parsed format: common fields, then ours. */
 struct rec {
 	struct tep_record r;
-	unsigned char data[64];
+	unsigned char data[96];
 };
 
 static void put_field(struct tep_event *ev, unsigned char *data,
@@ -73,27 +73,27 @@ static void setup(void)
 	load("migrate_set_migration_pte.format", "migrate");
 	load("vmscan_mm_vmscan_memcg_reclaim_begin.format", "vmscan");
 	load("vmscan_mm_vmscan_memcg_reclaim_end.format", "vmscan");
+	load("6.12-rmap_rmap_walk_start.format", "rmap");
+	load("6.12-rmap_rmap_walk_end.format", "rmap");
+	load("6.12-migrate_remove_migration_pte.format", "migrate");
+	load("synthetic-rmap_rmap_walk.format", "rmap");
 }
 
-/* A bprobe as rr_bprobe_setup() builds it, without a live instance. */
+/* A probe as rr_bprobe_arm() builds it, without a live instance. */
 static void probe_for(struct rr_bprobe *bp, int bracket, bool marks)
 {
-	const struct rr_bracket_def *d = &rr_brackets[bracket];
+	rr_bprobe_init(bp, tep, bracket);
+	CHECK_EQ(rr_bprobe_decoders(bp, marks), 0);
+}
 
-	memset(bp, 0, sizeof(*bp));
-	bp->bracket = bracket;
-	bp->tep = tep;
-	bp->use_marks = marks;
-	rr_pairer_init(&bp->pairer);
-	bp->dec[0] = (struct rr_decoder){ event(d->system, d->start)->id,
-					  RR_EV_START, bracket, NULL };
-	bp->dec[1] = (struct rr_decoder){ event(d->system, d->end)->id,
-					  RR_EV_END, bracket, d->value_field };
-	bp->ndec = 2;
-	if (marks)
-		bp->dec[bp->ndec++] = (struct rr_decoder){
-			event(d->mark_system, d->mark_event)->id,
-			RR_EV_MARK, bracket, NULL };
+/* A __data_loc string: offset and length in the field, text after. */
+static void put_string(struct tep_event *ev, unsigned char *data,
+		       const char *name, const char *val, int at)
+{
+	int len = strlen(val) + 1;
+
+	put_field(ev, data, name, (unsigned long long)len << 16 | at);
+	memcpy(data + at, val, len);
 }
 
 static void feed(struct rr_bprobe *bp, struct rec *r)
@@ -190,6 +190,110 @@ static void test_reclaim_passes(void)
 	rr_samples_free(&out);
 }
 
+static void walk(struct rr_bprobe *bp, struct tep_event *ev,
+		 unsigned long long ts, int pid, unsigned long folio,
+		 unsigned long rwc, const char *type)
+{
+	struct rec r;
+
+	make(&r, ev, ts, pid);
+	put_field(ev, r.data, "folio_addr", folio);
+	put_field(ev, r.data, "rwc_addr", rwc);
+	put_string(ev, r.data, "page_type", type, 40);
+	feed(bp, &r);
+}
+
+/* rmap/rmap_walk_start and _end of the 6.12 test kernel. */
+static void test_rmap_walks(void)
+{
+	struct tep_event *st = event("rmap", "rmap_walk_start");
+	struct tep_event *en = event("rmap", "rmap_walk_end");
+	struct rr_samples out = { 0 };
+	struct rr_bprobe_result res = { 0 };
+	struct rr_bprobe bp;
+
+	probe_for(&bp, RR_BR_RMAP_WALK, false);
+	bp.type = "ksm";
+	/* a KSM walk of 730 ms, with an anon walk of another folio nested
+	 * on the same task (skipped: not the case's type) */
+	walk(&bp, st, 1000000, 9, 0xf1, 0xa1, "ksm");
+	walk(&bp, st, 2000000, 9, 0xf2, 0xa2, "anon");
+	walk(&bp, en, 2100000, 9, 0xf2, 0xa2, "anon");
+	/* another task's KSM walk of the same folio, other rwc */
+	walk(&bp, st, 3000000, 10, 0xf1, 0xa3, "ksm");
+	walk(&bp, en, 731000000, 9, 0xf1, 0xa1, "ksm");
+	walk(&bp, en, 900000000, 10, 0xf1, 0xa3, "ksm");
+	/* an end whose rwc differs from every open start: dropped */
+	walk(&bp, en, 950000000, 10, 0xf1, 0xa9, "ksm");
+	rr_bprobe_finish(&bp, &out, &res);
+	CHECK_EQ(bp.other_type, 2);
+	CHECK_EQ(res.counted, 2);
+	CHECK_EQ(res.unpaired, 1);
+	CHECK_EQ(out.n, 2);
+	if (out.n == 2) {
+		CHECK_NEAR(out.v[0], 730.0, 1e-9);
+		CHECK_NEAR(out.v[1], 897.0, 1e-9);
+	}
+	rr_samples_free(&out);
+}
+
+/* Under compaction only walks that touched the pattern count. */
+static void test_rmap_walk_marks(void)
+{
+	struct tep_event *st = event("rmap", "rmap_walk_start");
+	struct tep_event *en = event("rmap", "rmap_walk_end");
+	struct tep_event *rm = event("migrate", "remove_migration_pte");
+	struct rr_samples out = { 0 };
+	struct rr_bprobe_result res = { 0 };
+	struct rr_bprobe bp;
+	struct rec r;
+
+	probe_for(&bp, RR_BR_RMAP_WALK, true);
+	CHECK(bp.use_marks);
+	CHECK_EQ(bp.ndec, 4);
+	walk(&bp, st, 100, 3, 0xf1, 0xb1, "anon");
+	walk(&bp, en, 200, 3, 0xf1, 0xb1, "anon");	/* not ours */
+	walk(&bp, st, 300, 3, 0xf2, 0xb2, "anon");
+	make(&r, rm, 350, 3);
+	put_field(rm, r.data, "addr", 0x7f0000001000ULL);
+	feed(&bp, &r);
+	walk(&bp, en, 1300, 3, 0xf2, 0xb2, "anon");
+	rr_bprobe_finish(&bp, &out, &res);
+	CHECK_EQ(res.intervals, 2);
+	CHECK_EQ(res.counted, 1);
+	CHECK_EQ(res.marks, 1);
+	if (out.n == 1)
+		CHECK_NEAR(out.v[0], 0.001, 1e-12);
+	rr_samples_free(&out);
+}
+
+/* The early single-event form: a duration field, no pairing. */
+static void test_rmap_walk_v1(void)
+{
+	struct tep_event *ev = event("rmap", "rmap_walk");
+	struct rr_samples out = { 0 };
+	struct rr_bprobe_result res = { 0 };
+	struct rr_bprobe bp;
+	struct rec r;
+
+	probe_for(&bp, RR_BR_RMAP_WALK_V1, false);
+	bp.type = "ksm";
+	make(&r, ev, 800000000, 5);
+	put_field(ev, r.data, "duration_ns", 705120000);
+	put_string(ev, r.data, "page_type", "ksm", 40);
+	feed(&bp, &r);
+	make(&r, ev, 900000000, 5);
+	put_field(ev, r.data, "duration_ns", 70000);
+	put_string(ev, r.data, "page_type", "file", 40);
+	feed(&bp, &r);
+	rr_bprobe_finish(&bp, &out, &res);
+	CHECK_EQ(res.counted, 1);
+	CHECK_EQ(bp.other_type, 1);
+	if (out.n == 1)
+		CHECK_NEAR(out.v[0], 705.12, 1e-9);
+	rr_samples_free(&out);
+}
+
 static void test_pid_filter(void)
 {
 	int pids[] = { 10, 11 };
@@ -205,7 +309,9 @@ int main(void)
 {
 	static const struct t_case cases[] = {
 		T(test_decode_fields), T(test_migrate_batches),
-		T(test_reclaim_passes), T(test_pid_filter),
+		T(test_reclaim_passes), T(test_rmap_walks),
+		T(test_rmap_walk_marks), T(test_rmap_walk_v1),
+		T(test_pid_filter),
 	};
 	size_t i;
 
