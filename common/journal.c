@@ -235,7 +235,9 @@ int journal_knob_set(const char *path, const char *value)
 		err = journal_record(J_KNOB, path, cur);
 		if (err)
 			return err;
-		knobs_done[nr_knobs_done++] = strdup(path);
+		knobs_done[nr_knobs_done] = strdup(path);
+		if (knobs_done[nr_knobs_done])
+			nr_knobs_done++;
 	}
 	return rr_write_file(path, value);
 }

@@ -157,7 +157,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		 * Compaction acts on all memory: only intervals that
 		 * marked the pattern count. Reclaim acts on our group.
 		 */
-		rr_bprobe_init(&bp, b->trace.tep, c->bracket);
+		rr_bprobe_init(&bp, b->trace.tep, res->bracket);
 		err = rr_bprobe_arm(&bp, &b->trace, filter,
 				    rr_page_type_name(c->type),
 				    (unsigned long)p->addr,
@@ -355,10 +355,8 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	res->bracket = rr_probe_choose(rr_trigger_bracket(res->trigger),
 				       res->probe_why, sizeof(res->probe_why));
 	res->nr_cases = r->nr_cases;
-	for (i = 0; i < r->nr_cases; i++) {
+	for (i = 0; i < r->nr_cases; i++)
 		res->cases[i].type = r->cases[i];
-		res->cases[i].bracket = res->bracket;
-	}
 	if (err) {
 		rr_set_verdict(res, err == -ENODEV ? RR_SKIP : RR_ERROR,
 			       "setup: %s", why);

@@ -130,7 +130,7 @@ static void histograms(FILE *f, const struct rr_result *r)
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
-	char buf[1024], ev[256];
+	char buf[1024], ev[256], split[32];
 	const struct rr_bracket_def *d;
 	const char *p;
 	int i;
@@ -156,11 +156,11 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	if (r->verdict == RR_SKIP && !r->nr_cases)
 		return;
 
+	snprintf(split, sizeof(split), r->split_every == 2 ? "every other" :
+		 "one in every %llu", r->split_every);
 	snprintf(buf, sizeof(buf),
-		 "one %llu-page mapping, every %s page mprotect(PROT_READ): %zu VMAs (counted in /proc/self/maps) on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
-		 r->pages,
-		 r->split_every == 2 ? "other" : "Nth",
-		 ksm ? ksm->vmas : (size_t)0,
+		 "one %llu-page mapping, %s page mprotect(PROT_READ): %zu VMAs (counted in /proc/self/maps) on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
+		 r->pages, split, ksm ? ksm->vmas : (size_t)0,
 		 r->identical && r->identical < r->pages ? r->identical :
 		 r->pages);
 	field(f, "Pattern", buf);

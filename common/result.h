@@ -29,7 +29,6 @@ struct rr_case_result {
 	enum rr_page_type type;
 	bool ran;
 	char error[256];		/* set: the case failed */
-	int bracket;			/* enum rr_bracket_id */
 	struct rr_stats latency;	/* probe intervals, ms */
 	struct rr_stats victim;		/* victim mprotect(), ms */
 	unsigned long victim_errors;

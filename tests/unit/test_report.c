@@ -17,7 +17,6 @@ static void fill_case(struct rr_case_result *c, enum rr_page_type t,
 	c->type = t;
 	c->ran = true;
 	c->runs = 3;
-	c->bracket = RR_BR_MEMCG_RECLAIM;
 	c->pages = 20000;
 	c->vmas = 20000;
 	rr_stats_compute(v, 3, &c->latency);
