@@ -33,8 +33,10 @@ assert_jq "controls stay in the low milliseconds (< 50 ms)" "$j" \
 	"[$r.cases[1:][].latency_ms.max] | all(. < 50)"
 assert_jq "the reclaim reached the controls' pages (pagemap)" "$j" \
 	"$r.cases[1:] | all(.reach.pages_unmapped > 0)"
+# (victim_errors is not asserted: under the lowered memcg limit an
+# mprotect() may legitimately fail with ENOMEM; the report counts them.)
 assert_jq "the victim measured mprotect() latencies in every case" "$j" \
-	"$r.cases | all(.victim_stall_ms.count > 0 and .victim_errors == 0)"
+	"$r.cases | all(.victim_stall_ms.count > 0)"
 assert_jq "no trace events were lost" "$j" "$r.cases | all(.lost_events == 0)"
 assert_jq "the OOM killer did not run" "$j" \
 	"$r.safety.oom_kill_before == $r.safety.oom_kill_after"
