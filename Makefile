@@ -50,9 +50,12 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcommon.a
 deps:
 	scripts/install-deps
 
+# run-all exits 1 when a pathology was reproduced and 4 when all skipped:
+# both are results, not failures of the run.
 run: deps
 	$(MAKE) all
-	scripts/run-all --preset default
+	@scripts/run-all --preset default; rc=$$?; \
+	[ $$rc -eq 0 ] || [ $$rc -eq 1 ] || [ $$rc -eq 4 ]
 
 check: deps
 	$(MAKE) all
