@@ -3,7 +3,7 @@
 # make            build the reproducers and tools into build/
 # make run        install what is missing, build, run every reproducer
 #                 with the default preset (scripts/run-all)
-# make check      install what is missing, build, run the tests
+# make check      install what is missing (QEMU too), build, run the tests
 # make bench      print phase timings and latencies of the default preset
 
 CC ?= gcc
@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	  -Wmissing-prototypes -Wno-missing-field-initializers \
 	  -Wno-format-truncation -D_GNU_SOURCE -Icommon $(PKG_CFLAGS)
-LDLIBS := $(PKG_LIBS) -lz -lm -lpthread
+LDLIBS := $(PKG_LIBS) -lnuma -lz -lm -lpthread
 
 B := build
 COMMON_SRC := $(wildcard common/*.c)
@@ -50,6 +50,10 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcommon.a
 deps:
 	scripts/install-deps
 
+# The tests boot a kernel under QEMU too.
+deps-vm:
+	scripts/install-deps --vm
+
 # run-all exits 1 when a pathology was reproduced and 4 when all skipped:
 # both are results, not failures of the run.
 run: deps
@@ -57,7 +61,7 @@ run: deps
 	@scripts/run-all --preset default; rc=$$?; \
 	[ $$rc -eq 0 ] || [ $$rc -eq 1 ] || [ $$rc -eq 4 ]
 
-check: deps
+check: deps-vm
 	$(MAKE) all
 	tests/run
 
@@ -68,5 +72,5 @@ bench: deps
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps run check bench clean
+.PHONY: all deps deps-vm run check bench clean
 .SECONDARY:

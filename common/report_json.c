@@ -83,6 +83,8 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "pattern_ptes_migrated", c->marks);
 	json_uint(j, "pages_filled", c->filled);
 	json_uint(j, "pages_unmapped", c->gone);
+	json_uint(j, "pages_moved", c->moved);
+	json_uint(j, "pages_move_failed", c->move_failed);
 	json_obj_end(j);
 	json_obj_begin(j, "pattern");
 	json_uint(j, "pages", c->pages);

@@ -43,6 +43,10 @@ void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		snprintf(buf, size,
 			 "%llu pattern PTEs migrated (set_migration_pte)",
 			 c->marks);
+	else if (r->trigger == RR_TRIG_MIGRATE)
+		snprintf(buf, size,
+			 "%llu of %llu filled pages on their target node after move_pages() (its status), %llu failed",
+			 c->moved, c->moved + c->move_failed, c->move_failed);
 	else
 		snprintf(buf, size,
 			 "%llu of %llu filled pages unmapped (pagemap)",

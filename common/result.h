@@ -39,6 +39,8 @@ struct rr_case_result {
 	unsigned long long marks;	/* pattern PTEs marked (migrate) */
 	unsigned long long filled;	/* pattern pages, summed over runs */
 	unsigned long long gone;	/* of those, not present after */
+	unsigned long long moved;	/* migrate: pages moved */
+	unsigned long long move_failed;	/* migrate: pages that did not */
 	size_t pages, vmas;
 	struct rr_ksm_counters ksm;	/* after the last merge */
 	unsigned int runs;

@@ -166,17 +166,14 @@ static void restore(struct rr_result *res)
 /* Prerequisites; false with the verdict set to skip. */
 static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 {
-	char why[512], val[16];
-	const char *const *k;
+	const char *missing = rr_kconfig_missing(r->kconfig);
+	char why[512];
 	enum rr_trigger t;
 
-	for (k = r->kconfig; k && *k; k++) {
-		if (rr_kconfig(*k, val, sizeof(val)) == 0) {
-			rr_set_verdict(res, RR_SKIP,
-				       "CONFIG_%s is not set in this kernel",
-				       *k);
-			return false;
-		}
+	if (missing) {
+		rr_set_verdict(res, RR_SKIP, "CONFIG_%s is not set in this kernel",
+			       missing);
+		return false;
 	}
 	if (has_ksm_case(r) && !rr_ksm_available()) {
 		rr_set_verdict(res, RR_SKIP, "KSM is not available (no %s)",

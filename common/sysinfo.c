@@ -112,6 +112,14 @@ static const char *config(void)
 	return config_text;
 }
 
+const char *rr_kconfig_missing(const char *const *names)
+{
+	for (; names && *names; names++)
+		if (rr_kconfig(*names, NULL, 0) == 0)
+			return *names;
+	return NULL;
+}
+
 int rr_kconfig(const char *name, char *val, size_t size)
 {
 	const char *text = config(), *p;

@@ -24,6 +24,12 @@ void rr_sysinfo_read(struct rr_sysinfo *s);
  * -ENOENT when no config is readable (then nothing can be concluded).
  */
 int rr_kconfig(const char *name, char *val, size_t size);
+/*
+ * The first of names (NULL-terminated, without CONFIG_) that the
+ * kernel's config shows as not set; NULL if all are set or no config is
+ * readable.
+ */
+const char *rr_kconfig_missing(const char *const *names);
 /* Test hook: read the config from this (possibly gzipped) file. */
 void rr_kconfig_set_source(const char *path);
 

@@ -10,6 +10,8 @@
  *   reclaim  reclaim forced on the reproducer's own memory cgroup, with
  *            swap: every page scanned is walked by folio_referenced(), and
  *            try_to_unmap() walks it again to swap it out.
+ *   migrate  move_pages() of the pattern's pages to another NUMA node:
+ *            two walks per page moved; needs two nodes with memory.
  */
 #ifndef RR_TRIGGER_H
 #define RR_TRIGGER_H
@@ -23,13 +25,17 @@ enum rr_trigger {
 	RR_TRIG_AUTO,
 	RR_TRIG_COMPACT,
 	RR_TRIG_RECLAIM,
+	RR_TRIG_MIGRATE,
 	RR_TRIG_MAX
 };
 
 extern const char *const rr_trigger_names[];
 
 bool rr_trigger_available(enum rr_trigger t, char *why, size_t len);
-/* Best available: reclaim targets the pattern; compaction may miss it. */
+/*
+ * Best available: migrate (the published trigger, one page at a time),
+ * then reclaim (targets the pattern), then compaction (may miss it).
+ */
 enum rr_trigger rr_trigger_auto(char *why, size_t len);
 /*
  * Does the trigger's walk back off when the rmap lock is contended?
@@ -51,10 +57,13 @@ struct rr_trigger_ctx {
 	const struct rr_memcg *cg;		/* reclaim */
 	unsigned long long reclaim_bytes;	/* reclaim */
 	long compact_node;			/* compact: -1 = all */
+	void **pages;				/* migrate: what to move */
+	size_t nr_pages;
+	unsigned long moved, failed;		/* migrate: outcome */
 };
 
 /* Run the trigger to completion; how describes what was done. */
-int rr_trigger_fire(enum rr_trigger t, const struct rr_trigger_ctx *ctx,
+int rr_trigger_fire(enum rr_trigger t, struct rr_trigger_ctx *ctx,
 		    char *how, size_t len);
 
 #endif

@@ -48,6 +48,10 @@ static void check_source(bool gz)
 	CHECK_EQ(rr_kconfig("ZRAM_DEF", val, sizeof(val)), 0);
 	CHECK_EQ(rr_kconfig("ZRAM_DEF_COMP", val, sizeof(val)), 1);
 	CHECK_STR(val, "\"lzo-rle\"");
+	CHECK(rr_kconfig_missing((const char *const[]){ "KSM", "ZRAM", NULL })
+	      == NULL);
+	CHECK_STR(rr_kconfig_missing((const char *const[]){
+		"KSM", "MEMORY_FAILURE", "ZRAM", NULL }), "MEMORY_FAILURE");
 	unlink(path);
 }
 
