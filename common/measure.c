@@ -215,6 +215,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		rr_victim_take(v, &cs->victim);
 		c->victim_errors += v->errors;
 		c->victim_truncated |= v->truncated;
+		v->errors = 0;
 	}
 	if (probe) {
 		rr_trace_off(&b->trace);

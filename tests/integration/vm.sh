@@ -64,4 +64,11 @@ assert "vm-run printed the guest's progress" \
 	grep -q "guest: ksm-mprotect-split: run 1/1, case ksm: trigger migrate" \
 	"$work/stderr"
 assert_same "the host is as before" "$before" "$after"
+
+"$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
+	--out "$work/tmo" --timeout 4 >/dev/null 2>"$work/tmo.err"
+rc=$?
+assert "a guest past --timeout: QEMU killed, exit 2, and vm-run says so" \
+	bash -c "[ $rc = 2 ] && grep -q 'timed out after 4s: QEMU was killed' '$work/tmo.err'"
+assert "no QEMU is left running" bash -c "! pgrep -f 'qemu-system.*rmap-repro-vm' >/dev/null"
 finish
