@@ -70,5 +70,5 @@ assert_same "the host is as before" "$before" "$after"
 rc=$?
 assert "a guest past --timeout: QEMU killed, exit 2, and vm-run says so" \
 	bash -c "[ $rc = 2 ] && grep -q 'timed out after 4s: QEMU was killed' '$work/tmo.err'"
-assert "no QEMU is left running" bash -c "! pgrep -f 'qemu-system.*rmap-repro-vm' >/dev/null"
+assert "no QEMU is left running" bash -c "! pgrep -f 'qemu-system[-]x86.*rmap-repro-vm' >/dev/null"
 finish
