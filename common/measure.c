@@ -294,7 +294,8 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	struct rr_result *res = b->res;
 	const char *name = rr_page_type_name(c->type);
 	const char *trig = rr_trigger_names[res->trigger];
-	bool apart = rr_trigger_backs_off(res->trigger);
+	bool apart = res->victim == RR_VICTIM_APART;
+	bool off = res->victim == RR_VICTIM_OFF;
 	struct rr_victim v = { 0 };
 	struct rr_pattern p;
 	unsigned long counted = 0, attempt;
@@ -307,18 +308,21 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	err = prepare(b, c, &p, run, why, sizeof(why));
 	if (err)
 		goto out;
-	err = rr_victim_start(&v, p.victim);
-	if (err) {
-		snprintf(why, sizeof(why), "victim thread: %s",
-			 strerror(-err));
-		goto out;
+	if (!off) {
+		err = rr_victim_start(&v, p.victim);
+		if (err) {
+			snprintf(why, sizeof(why), "victim thread: %s",
+				 strerror(-err));
+			goto out;
+		}
 	}
 	for (attempt = 1;; attempt++) {
 		rr_phase(res, "case %s run %u: trigger %s", name, run, trig);
 		rr_msg("run %u/%llu, case %s: trigger %s%s", run, rr_cfg.runs,
-		       name, trig, apart ? " (probe pass)" : " with the victim");
-		err = fire(b, c, &p, true, apart ? NULL : &v, &counted, why,
-			   sizeof(why));
+		       name, trig, apart ? " (probe pass)" :
+		       off ? "" : " with the victim");
+		err = fire(b, c, &p, true, apart || off ? NULL : &v, &counted,
+			   why, sizeof(why));
 		if (err || counted || !rr_trigger_may_miss(res->trigger))
 			break;
 		if (attempt == rr_cfg.attempts) {
@@ -332,7 +336,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		rr_victim_stop(&v);
 		unprepare(c, &p);
 		err = prepare(b, c, &p, run, why, sizeof(why));
-		if (!err)
+		if (!err && !off)
 			err = rr_victim_start(&v, p.victim);
 		if (err)
 			break;
@@ -374,6 +378,10 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	err = setup(&b, why, sizeof(why));
 	res->bracket = rr_probe_choose(rr_trigger_bracket(res->trigger),
 				       res->probe_why, sizeof(res->probe_why));
+	res->victim = rr_cfg.victim;
+	if (res->victim == RR_VICTIM_AUTO)
+		res->victim = rr_trigger_may_miss(res->trigger) ?
+			      RR_VICTIM_SAME : RR_VICTIM_APART;
 	res->nr_cases = r->nr_cases;
 	for (i = 0; i < r->nr_cases; i++)
 		res->cases[i].type = r->cases[i];

@@ -19,6 +19,8 @@ const char *rr_case_what(enum rr_page_type t);
 void rr_probe_events(int bracket, char *buf, size_t size);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
+/* How the victim was run, in a sentence or three. */
+void rr_victim_text(const struct rr_result *r, char *buf, size_t size);
 /* "[128 ms, 256 ms)" */
 void rr_hist_label(int b, char *buf, size_t size);
 

@@ -102,6 +102,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
 	struct rr_json j;
+	char text[1024];
 	int i;
 
 	for (i = 0; i < r->nr_cases; i++)
@@ -150,6 +151,12 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_str(&j, "how", r->trigger_how);
 	json_str(&j, "memcg", r->memcg);
 	json_str(&j, "swap", r->swap);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "victim");
+	json_str(&j, "mode", rr_victim_names[r->victim]);
+	rr_victim_text(r, text, sizeof(text));
+	json_str(&j, "what", text);
 	json_obj_end(&j);
 
 	json_uint(&j, "runs", r->runs);

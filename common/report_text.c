@@ -63,6 +63,27 @@ static void unit(double us, char *buf, size_t size)
 		snprintf(buf, size, "%g us", us);
 }
 
+void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
+{
+	const char *how;
+
+	switch (r->victim) {
+	case RR_VICTIM_OFF:
+		snprintf(buf, size, "off (--victim off)");
+		return;
+	case RR_VICTIM_SAME:
+		how = " It ran during the probe's pass, so the walks it waited for also waited for it.";
+		break;
+	default:
+		how = " It ran in a pass of its own, on a fresh copy of the pattern, so that the probe's pass measured the walks undisturbed.";
+	}
+	snprintf(buf, size,
+		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call.%s%s",
+		 how, rr_trigger_backs_off(r->trigger) ?
+		 " Reclaim's folio_referenced() takes that lock with trylock and gives up when a writer waits, so a victim cuts reclaim's walks short and shows what a writer waits while reclaim backs off." :
+		 "");
+}
+
 void rr_hist_label(int b, char *buf, size_t size)
 {
 	char lo[32], hi[32];
@@ -203,11 +224,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 d->id, ev, r->instance, d->what, d->bounds,
 		 r->probe_why[0] ? " Chosen: " : "", r->probe_why);
 	field(f, "Probe", buf);
-	snprintf(buf, sizeof(buf),
-		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call.%s",
-		 rr_trigger_backs_off(r->trigger) ?
-		 " Under reclaim it runs in a pass of its own on a fresh copy of the pattern: folio_referenced() takes that lock with trylock and gives up when a writer waits, so in the probe pass the victim would cut the walks short; in its own pass it shows what a writer waits while reclaim backs off." :
-		 "");
+	rr_victim_text(r, buf, sizeof(buf));
 	field(f, "Victim", buf);
 	fputc('\n', f);
 

@@ -43,6 +43,7 @@ struct rr_config {
 	unsigned long long min_free_mb;
 	unsigned long long buffer_kb;
 	const char *compact_node;	/* "all" or a node number */
+	int victim;			/* enum rr_victim_mode */
 	bool quiet;
 };
 

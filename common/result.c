@@ -5,6 +5,14 @@
 
 #include "result.h"
 
+const char *const rr_victim_names[] = {
+	[RR_VICTIM_AUTO] = "auto",
+	[RR_VICTIM_APART] = "apart",
+	[RR_VICTIM_SAME] = "same",
+	[RR_VICTIM_OFF] = "off",
+	NULL
+};
+
 const char *const rr_verdict_names[] = {
 	[RR_REPRODUCED] = "reproduced",
 	[RR_NOT_REPRODUCED] = "not-reproduced",

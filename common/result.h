@@ -16,6 +16,21 @@
 #include "stats.h"
 #include "sysinfo.h"
 
+/*
+ * When the victim runs: in a pass of its own on a fresh copy of the
+ * pattern (the probe's pass then measures undisturbed walks), in the
+ * probe's pass, or not at all. auto: apart, except for compaction, which
+ * cannot be repeated on the same pages.
+ */
+enum rr_victim_mode {
+	RR_VICTIM_AUTO,
+	RR_VICTIM_APART,
+	RR_VICTIM_SAME,
+	RR_VICTIM_OFF,
+};
+
+extern const char *const rr_victim_names[];
+
 enum rr_verdict {
 	RR_REPRODUCED,
 	RR_NOT_REPRODUCED,
@@ -59,6 +74,7 @@ struct rr_result {
 	char trigger_why[256];		/* why this trigger */
 	char trigger_how[256];		/* what the last trigger did */
 	int bracket;			/* the probe: enum rr_bracket_id */
+	int victim;			/* enum rr_victim_mode, resolved */
 	char probe_why[256];		/* better probes passed over, why */
 	char swap[192];
 	char memcg[PATH_MAX + 16];

@@ -50,6 +50,7 @@ struct rr_config rr_cfg = {
 	.min_free_mb = 512,
 	.buffer_kb = 8192,
 	.compact_node = "all",
+	.victim = RR_VICTIM_AUTO,
 };
 
 static const struct rr_opt common_opts[] = {
@@ -64,6 +65,9 @@ static const struct rr_opt common_opts[] = {
 	  .min = 1, .max = 1000 },
 	{ "compact-node", OPT_STRING, &rr_cfg.compact_node, "N|all",
 	  "compact one NUMA node (its sysfs compact file) or all (/proc/sys/vm/compact_memory)" },
+	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
+	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
+	  .choices = rr_victim_names },
 	{ "threshold-ms", OPT_DOUBLE, &rr_cfg.threshold_ms, "MS",
 	  "latency bound: the KSM case is reproduced when its largest interval exceeds it",
 	  .dmin = 0.001, .dmax = 1e6 },

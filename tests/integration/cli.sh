@@ -12,7 +12,7 @@ before=$(snapshot)
 assert "--help exits 0" [ $? = 0 ]
 for o in --runs --trigger --threshold-ms --min-ratio --format --out \
 	 --timeout --swap-mb --min-free-mb --pages --split-every \
-	 --identical --max-page-sharing --pages-to-scan --attempts; do
+	 --identical --max-page-sharing --pages-to-scan --attempts --victim; do
 	grep -q -- "$o" "$work/help" || missing="${missing:-} $o"
 done
 assert "--help describes every option${missing:+ (missing$missing)}" \
