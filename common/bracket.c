@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
 #include <tracefs.h>
 
 #include "bracket.h"
+#include "pattern.h"
 #include "util.h"
+#include "walkfn.h"
 
 const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 	[RR_BR_MIGRATE] = {
@@ -54,12 +57,48 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.mark_system = "migrate",
 		.mark_event = { "set_migration_pte", "remove_migration_pte" },
 	},
+	[RR_BR_FUNCGRAPH] = {
+		.id = "funcgraph",
+		.system = "ftrace",
+		.start = "funcgraph_entry",
+		.end = "funcgraph_exit",
+		.func_field = "func",
+		.key_field = "func",
+		.call_field = "calltime",
+		.ret_field = "rettime",
+		.from_tracer = true,
+		.walk = true,
+		.what = "one call of the case's walk function (rmap_walk_ksm, rmap_walk_anon or the file walk), traced by function_graph with only the walk functions in set_ftrace_filter, in the reproducer's tasks; length from the exit record's calltime and rettime",
+		.bounds = "it is the walk function itself, entry to return, including any wait for the rmap lock; the tracer adds its own entry and exit cost",
+		.mark_system = "migrate",
+		.mark_event = { "set_migration_pte", "remove_migration_pte" },
+	},
+	[RR_BR_KPROBE] = {
+		.id = "kprobe",
+		.system = RR_KPROBE_GROUP,
+		.per_type_events = true,
+		.walk = true,
+		.what = "one call of the case's walk function, from a kprobe at its entry to a kretprobe at its return (dynamic events of the suite's own group), in the reproducer's tasks",
+		.bounds = "it is the walk function itself, entry to return, including any wait for the rmap lock; each probe adds a breakpoint's cost",
+		.mark_system = "migrate",
+		.mark_event = { "set_migration_pte", "remove_migration_pte" },
+	},
 };
+
+void rr_kprobe_names(int type, char *entry, char *ret, size_t size)
+{
+	snprintf(entry, size, "rr_walk_%s", rr_page_type_name(type));
+	snprintf(ret, size, "rr_walk_%s_ret", rr_page_type_name(type));
+}
 
 bool rr_bracket_available(int bracket, char *why, size_t len)
 {
 	const struct rr_bracket_def *d = &rr_brackets[bracket];
 
+	if (!d->start) {
+		snprintf(why, len, "%s has no fixed tracepoints", d->id);
+		return false;
+	}
 	if (!rr_trace_event_exists(d->system, d->start) ||
 	    (d->end && !rr_trace_event_exists(d->system, d->end))) {
 		snprintf(why, len, "no tracepoint %s/%s%s%s", d->system,
@@ -67,21 +106,6 @@ bool rr_bracket_available(int bracket, char *why, size_t len)
 		return false;
 	}
 	return true;
-}
-
-int rr_probe_choose(int trigger_bracket, char *why, size_t len)
-{
-	char w1[160], w2[160];
-
-	why[0] = '\0';
-	if (rr_bracket_available(RR_BR_RMAP_WALK, w1, sizeof(w1)))
-		return RR_BR_RMAP_WALK;
-	if (rr_bracket_available(RR_BR_RMAP_WALK_V1, w2, sizeof(w2)))
-		return RR_BR_RMAP_WALK_V1;
-	snprintf(why, len,
-		 "walk-level rmap-tp unavailable (%s, nor rmap/rmap_walk: an unpatched kernel), so the stock bracket around the trigger's work",
-		 w1);
-	return trigger_bracket;
 }
 
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size)
@@ -105,7 +129,7 @@ void rr_bprobe_init(struct rr_bprobe *bp, struct tep_handle *tep,
 }
 
 static int add_decoder(struct rr_bprobe *bp, const char *sys,
-		       const char *name, enum rr_ev_kind kind)
+		       const char *name, enum rr_ev_kind kind, int type)
 {
 	struct tep_event *ev = tep_find_event_by_name(bp->tep, sys, name);
 
@@ -113,8 +137,28 @@ static int add_decoder(struct rr_bprobe *bp, const char *sys,
 		return -ENOENT;
 	bp->dec[bp->ndec].id = ev->id;
 	bp->dec[bp->ndec].kind = kind;
+	bp->dec[bp->ndec].type = type;
 	bp->ndec++;
 	return 0;
+}
+
+/* kprobe: an entry and a return event for each type that has them. */
+static int kprobe_decoders(struct rr_bprobe *bp)
+{
+	char entry[64], ret[64];
+	int t, found = 0;
+
+	for (t = 0; t < RR_PT_MAX; t++) {
+		rr_kprobe_names(t, entry, ret, sizeof(entry));
+		if (add_decoder(bp, RR_KPROBE_GROUP, entry, RR_EV_START, t))
+			continue;
+		if (add_decoder(bp, RR_KPROBE_GROUP, ret, RR_EV_END, t)) {
+			bp->ndec--;
+			continue;
+		}
+		found++;
+	}
+	return found ? 0 : -ENOENT;
 }
 
 int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks)
@@ -124,14 +168,19 @@ int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks)
 
 	bp->ndec = 0;
 	bp->use_marks = marks && d->mark_event[0];
-	err = add_decoder(bp, d->system, d->start,
-			  d->end ? RR_EV_START : RR_EV_SAMPLE);
-	if (!err && d->end)
-		err = add_decoder(bp, d->system, d->end, RR_EV_END);
+	if (d->per_type_events) {
+		err = kprobe_decoders(bp);
+	} else {
+		err = add_decoder(bp, d->system, d->start,
+				  d->end ? RR_EV_START : RR_EV_SAMPLE, -1);
+		if (!err && d->end)
+			err = add_decoder(bp, d->system, d->end, RR_EV_END,
+					  -1);
+	}
 	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++)
 		if (d->mark_event[i])
 			err = add_decoder(bp, d->mark_system, d->mark_event[i],
-					  RR_EV_MARK);
+					  RR_EV_MARK, -1);
 	return err;
 }
 
@@ -177,9 +226,21 @@ int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
 		snprintf(why, len, "event formats of %s not found", d->id);
 		return err;
 	}
-	err = enable(t, d, d->start, pid_filter, bp->type);
-	if (!err && d->end)
-		err = enable(t, d, d->end, pid_filter, bp->type);
+	if (d->per_type_events) {
+		/* kprobe: every event of the group, typed by its name */
+		for (i = 0; !err && i < bp->ndec; i++) {
+			struct tep_event *ev = tep_find_event(bp->tep,
+							      bp->dec[i].id);
+
+			if (ev && !strcmp(ev->system, d->system))
+				err = rr_trace_enable(t, d->system, ev->name,
+						      pid_filter);
+		}
+	} else if (!d->from_tracer) {
+		err = enable(t, d, d->start, pid_filter, bp->type);
+		if (!err && d->end)
+			err = enable(t, d, d->end, pid_filter, bp->type);
+	}
 	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++) {
 		if (!d->mark_event[i])
 			continue;
@@ -233,9 +294,31 @@ bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 	for (i = 0; i < bp->ndec; i++) {
 		const struct rr_decoder *dec = &bp->dec[i];
 
+		int type = dec->type, pid, k;
+
 		if (dec->id != ev->id)
 			continue;
-		if (dec->kind != RR_EV_MARK && !type_matches(bp, ev, rec)) {
+		pid = tep_data_pid(bp->tep, rec);
+		for (k = 0; k < bp->npids && bp->pids[k] != pid; k++)
+			;
+		if (bp->npids && k == bp->npids)
+			return false;	/* another task */
+		if (dec->kind != RR_EV_MARK && d->func_field && bp->fns) {
+			/* funcgraph: which walk function is this? */
+			unsigned long ip = num(ev, rec, d->func_field);
+
+			type = rr_walkfn_type(bp->fns, ip);
+			if (type < 0) {
+				if (!bp->other_func++ && getenv("RMAP_REPRO_DEBUG"))
+					rr_msg("debug: %s at 0x%lx is no walk function",
+					       ev->name, ip);
+				return false;
+			}
+		}
+		if (dec->kind != RR_EV_MARK &&
+		    (type >= 0 ? bp->type &&
+		     strcmp(bp->type, rr_page_type_name(type)) :
+		     !type_matches(bp, ev, rec))) {
 			bp->other_type++;
 			return false;
 		}
@@ -249,8 +332,16 @@ bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 		case RR_EV_END:
 			out->key = num(ev, rec, d->key_field);
 			out->key2 = num(ev, rec, d->key2_field);
-			if (dec->kind == RR_EV_END)
+			if (d->per_type_events)
+				out->key = type + 1;
+			if (dec->kind == RR_EV_END && d->call_field) {
+				/* the kernel timed it: ret - call */
+				out->value = num(ev, rec, d->ret_field) -
+					     num(ev, rec, d->call_field);
+				out->exact = true;
+			} else if (dec->kind == RR_EV_END) {
 				out->value = num(ev, rec, d->value_field);
+			}
 			break;
 		case RR_EV_SAMPLE:
 			out->value = num(ev, rec, d->dur_field);
@@ -292,7 +383,8 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		if (bp->use_marks && !iv->marks)
 			continue;
 		res->counted++;
-		rr_samples_add(out, (double)(iv->end - iv->start) /
+		rr_samples_add(out, (double)(iv->exact ? iv->end_value :
+					     iv->end - iv->start) /
 				    NSEC_PER_MSEC);
 	}
 	res->unpaired += p->ends_without_start + p->starts_without_end;

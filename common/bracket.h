@@ -5,6 +5,9 @@
  *
  *   rmap-tp, rmap-tp-v1  the walk itself, on kernels that have the rmap
  *                        tracepoints (patched kernels);
+ *   funcgraph, kprobe    the walk function itself (rmap_walk_ksm, ...),
+ *                        timed by function_graph or by a kprobe and a
+ *                        kretprobe (probe.c sets them up);
  *   migrate-batch,       stock brackets around work that contains
  *   memcg-reclaim        walks: on every kernel, named for what they
  *                        are (a migrate_pages batch, a reclaim pass),
@@ -30,6 +33,8 @@ enum rr_bracket_id {
 	RR_BR_MEMCG_RECLAIM,
 	RR_BR_RMAP_WALK,
 	RR_BR_RMAP_WALK_V1,
+	RR_BR_FUNCGRAPH,
+	RR_BR_KPROBE,
 	RR_BR_MAX
 };
 
@@ -42,6 +47,11 @@ struct rr_bracket_def {
 	const char *dur_field;		/* one event: its duration (ns) */
 	const char *key_field, *key2_field; /* pair start and end by */
 	const char *type_field;		/* string: the walk's page type */
+	const char *func_field;		/* the traced function's address */
+	const char *call_field, *ret_field; /* end: kernel-timed length */
+	bool per_type_events;		/* kprobe: one event pair per type */
+	bool from_tracer;		/* records come from the tracer, not
+					 * from events enabled one by one */
 	bool walk;			/* intervals are walks themselves */
 	const char *what;		/* what one interval is */
 	const char *bounds;		/* what its duration bounds */
@@ -54,19 +64,26 @@ extern const struct rr_bracket_def rr_brackets[RR_BR_MAX];
 struct rr_decoder {
 	int id;				/* tep event id */
 	enum rr_ev_kind kind;
+	int type;			/* its page type, or -1: any */
 };
 
 #define RR_MAX_DECODERS 8
 
+struct rr_walkfn;
+
 struct rr_bprobe {
 	int bracket;
+	int pids[4];			/* tasks to keep; none: all */
+	int npids;
 	bool use_marks;			/* count only intervals with marks */
 	const char *type;		/* page type to keep, or NULL */
+	const struct rr_walkfn *fns;	/* funcgraph: address -> type */
 	struct rr_decoder dec[RR_MAX_DECODERS];
 	int ndec;
 	struct tep_handle *tep;
 	struct rr_pairer pairer;
 	unsigned long other_type;	/* events of another page type */
+	unsigned long other_func;	/* funcgraph: an unknown function */
 };
 
 struct rr_bprobe_result {
@@ -78,12 +95,6 @@ struct rr_bprobe_result {
 };
 
 bool rr_bracket_available(int bracket, char *why, size_t len);
-/*
- * The best probe for a trigger: the rmap tracepoints when the kernel has
- * them, else the trigger's stock bracket. why says what was passed over
- * and why (empty when the best one was available).
- */
-int rr_probe_choose(int trigger_bracket, char *why, size_t len);
 /* Build a "common_pid == a || ..." filter for the given tasks. */
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size);
 /*
@@ -99,6 +110,9 @@ int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
 		  unsigned long lo, unsigned long hi, char *why, size_t len);
 /* Resolve event ids (rr_bprobe_arm does it; tests call it alone). */
 int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks);
+/* kprobe: the names of a page type's entry and return events. */
+void rr_kprobe_names(int type, char *entry, char *ret, size_t size);
+#define RR_KPROBE_GROUP "rmap_repro"
 /* Decode one record into a pairing event; false if not ours. */
 bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 		      struct tep_record *rec, struct rr_event *out);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -402,6 +403,39 @@ static int undo_module(const char *name, bool verbose)
 	return 0;
 }
 
+/* Remove a dynamic event of ours: disabled everywhere first. */
+static int undo_dynevent(const char *name, const char *dir, bool verbose)
+{
+	char path[PATH_MAX], cmd[256];
+	struct dirent *d;
+	DIR *inst;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, name);
+	if (!rr_path_exists(path))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%s/enable", dir, name);
+	rr_write_file(path, "0");
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	inst = opendir(path);
+	while (inst && (d = readdir(inst))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s/events/%s/enable",
+			 dir, d->d_name, name);
+		if (rr_path_exists(path))
+			rr_write_file(path, "0");
+	}
+	if (inst)
+		closedir(inst);
+	snprintf(path, sizeof(path), "%s/dynamic_events", dir);
+	snprintf(cmd, sizeof(cmd), "-:%s\n", name);
+	err = rr_append_file(path, cmd);
+	if (!err && verbose)
+		rr_msg("removed dynamic event %s", name);
+	return err;
+}
+
 static int undo(const struct record *r, bool verbose)
 {
 	if (!strcmp(r->op, J_KNOB))
@@ -418,6 +452,8 @@ static int undo(const struct record *r, bool verbose)
 		return undo_mount(r->a1, verbose);
 	if (!strcmp(r->op, J_MODULE))
 		return undo_module(r->a1, verbose);
+	if (!strcmp(r->op, J_DYNEVENT))
+		return undo_dynevent(r->a1, r->a2, verbose);
 	return -EINVAL;
 }
 

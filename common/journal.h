@@ -27,6 +27,7 @@
 #define J_INSTANCE	"tracefs-instance" /* instance directory */
 #define J_MOUNT		"mount"		/* a mount point we mounted */
 #define J_MODULE	"module"	/* a module we loaded */
+#define J_DYNEVENT	"dynevent"	/* group/event, tracing dir */
 
 const char *rr_state_dir(void);
 const char *journal_path(void);

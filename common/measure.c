@@ -68,7 +68,13 @@ static int setup(struct body *b, char *why, size_t len)
 	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
 	rr_phase(res, "setup: tracing");
 	rr_trace_sweep();
-	err = rr_trace_open(&b->trace, rr_cfg.buffer_kb, why, len);
+	/* kprobes first: the journal then removes them after the instance */
+	err = rr_probe_prepare(&res->probe, why, len);
+	if (!err)
+		err = rr_trace_open(&b->trace, rr_cfg.buffer_kb, why, len);
+	if (!err)
+		err = rr_probe_prepare_instance(&res->probe, &b->trace, why,
+						len);
 	if (err)
 		return err;
 	snprintf(res->instance, sizeof(res->instance), "%s", b->trace.name);
@@ -159,6 +165,14 @@ static int fire(struct body *b, struct rr_case_result *c,
 		 * marked the pattern count. Reclaim acts on our group.
 		 */
 		rr_bprobe_init(&bp, b->trace.tep, res->bracket);
+		bp.fns = res->probe.fns;
+		memcpy(bp.pids, pids, npids * sizeof(*pids));
+		bp.npids = npids;
+		err = rr_probe_set_pids(&res->probe, &b->trace, pids, npids);
+		if (err) {
+			snprintf(why, len, "cannot set set_ftrace_pid");
+			return err;
+		}
 		err = rr_bprobe_arm(&bp, &b->trace, filter,
 				    rr_page_type_name(c->type),
 				    (unsigned long)p->addr,
@@ -376,8 +390,6 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	int i, err;
 
 	err = setup(&b, why, sizeof(why));
-	res->bracket = rr_probe_choose(rr_trigger_bracket(res->trigger),
-				       res->probe_why, sizeof(res->probe_why));
 	res->victim = rr_cfg.victim;
 	if (res->victim == RR_VICTIM_AUTO)
 		res->victim = rr_trigger_may_miss(res->trigger) ?

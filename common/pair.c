@@ -78,6 +78,7 @@ static int add_interval(struct rr_pairer *p, const struct rr_open *o,
 	iv->end = ev->ts;
 	iv->marks = o->marks;
 	iv->end_value = ev->value;
+	iv->exact = ev->exact || ev->kind == RR_EV_SAMPLE;
 	return 0;
 }
 

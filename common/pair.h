@@ -20,6 +20,7 @@
 #ifndef RR_PAIR_H
 #define RR_PAIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,7 @@ struct rr_event {
 	int bracket;		/* which kind of interval */
 	uint64_t key, key2;	/* pair a start with its end, 0 if unused */
 	uint64_t value;		/* end: payload; mark: amount; sample: ns */
+	bool exact;		/* end: value is the interval's length (ns) */
 };
 
 struct rr_interval {
@@ -46,6 +48,7 @@ struct rr_interval {
 	uint64_t start, end;	/* ns */
 	uint64_t marks;		/* sum of mark values inside */
 	uint64_t end_value;	/* payload of the end event */
+	bool exact;		/* end_value is the length, timed by the kernel */
 };
 
 struct rr_open {

@@ -16,7 +16,6 @@ void rr_report_json(FILE *f, const struct rr_result *r);
 
 /* Shared wording, so that the three formats say the same thing. */
 const char *rr_case_what(enum rr_page_type t);
-void rr_probe_events(int bracket, char *buf, size_t size);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /* How the victim was run, in a sentence or three. */

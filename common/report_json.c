@@ -47,16 +47,15 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
 	const struct rr_bracket_def *d = &rr_brackets[r->bracket];
-	char ev[256], reach[256];
+	char reach[256];
 
 	json_obj_begin(j, NULL);
 	json_str(j, "page_type", rr_page_type_name(c->type));
 	json_str(j, "what", rr_case_what(c->type));
 	json_str(j, "trigger", rr_trigger_names[r->trigger]);
 	json_str(j, "probe", d->id);
-	rr_probe_events(r->bracket, ev, sizeof(ev));
 	json_obj_begin(j, "probe_detail");
-	json_str(j, "events", ev);
+	json_str(j, "events", r->probe.events);
 	json_str(j, "clock", "mono");
 	json_str(j, "interval", d->what);
 	json_str(j, "bounds", d->bounds);

@@ -14,7 +14,6 @@
 void rr_report_ktap(FILE *f, const struct rr_result *r)
 {
 	const char *v = rr_verdict_names[r->verdict];
-	char ev[256];
 	int i;
 
 	fprintf(f, "KTAP version 1\n1..1\n");
@@ -23,11 +22,10 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		return;
 	}
 	if (r->nr_cases) {
-		rr_probe_events(r->bracket, ev, sizeof(ev));
 		fprintf(f, "    KTAP version 1\n");
 		fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
 			rr_trigger_names[r->trigger],
-			rr_brackets[r->bracket].id, ev,
+			rr_brackets[r->bracket].id, r->probe.events,
 			r->runs, r->threshold_ms);
 		fprintf(f, "    1..%d\n", r->nr_cases);
 	}

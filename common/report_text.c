@@ -24,18 +24,6 @@ const char *rr_case_what(enum rr_page_type t)
 	}
 }
 
-void rr_probe_events(int bracket, char *buf, size_t size)
-{
-	const struct rr_bracket_def *d = &rr_brackets[bracket];
-
-	if (d->end)
-		snprintf(buf, size, "%s/%s .. %s/%s", d->system, d->start,
-			 d->system, d->end);
-	else
-		snprintf(buf, size, "%s/%s (%s)", d->system, d->start,
-			 d->dur_field);
-}
-
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size)
 {
@@ -155,7 +143,7 @@ static void histograms(FILE *f, const struct rr_result *r)
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
-	char buf[1024], ev[256], split[32];
+	char buf[1536], split[32];
 	const struct rr_bracket_def *d;
 	const char *p;
 	int i;
@@ -218,11 +206,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		field(f, "", buf);
 	}
 	d = &rr_brackets[r->bracket];
-	rr_probe_events(r->bracket, ev, sizeof(ev));
 	snprintf(buf, sizeof(buf),
 		 "%s: %s, paired per task, mono clock, private instance %s. One interval: %s. It bounds: %s.%s%s",
-		 d->id, ev, r->instance, d->what, d->bounds,
-		 r->probe_why[0] ? " Chosen: " : "", r->probe_why);
+		 d->id, r->probe.events, r->instance, d->what, d->bounds,
+		 r->probe_why[0] ? " Chosen because: " : "", r->probe_why);
 	field(f, "Probe", buf);
 	rr_victim_text(r, buf, sizeof(buf));
 	field(f, "Victim", buf);

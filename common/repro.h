@@ -44,6 +44,7 @@ struct rr_config {
 	unsigned long long buffer_kb;
 	const char *compact_node;	/* "all" or a node number */
 	int victim;			/* enum rr_victim_mode */
+	int probe;			/* enum rr_probe_kind */
 	bool quiet;
 };
 

@@ -13,6 +13,7 @@
 
 #include "ksm.h"
 #include "pattern.h"
+#include "probe.h"
 #include "stats.h"
 #include "sysinfo.h"
 
@@ -75,7 +76,8 @@ struct rr_result {
 	char trigger_how[256];		/* what the last trigger did */
 	int bracket;			/* the probe: enum rr_bracket_id */
 	int victim;			/* enum rr_victim_mode, resolved */
-	char probe_why[256];		/* better probes passed over, why */
+	struct rr_probe_setup probe;	/* chosen by the parent */
+	char probe_why[512];		/* better probes passed over, why */
 	char swap[192];
 	char memcg[PATH_MAX + 16];
 	char instance[64];

@@ -30,6 +30,7 @@
 
 #include "journal.h"
 #include "ksm.h"
+#include "probe.h"
 #include "report.h"
 #include "repro.h"
 #include "trace.h"
@@ -51,6 +52,7 @@ struct rr_config rr_cfg = {
 	.buffer_kb = 8192,
 	.compact_node = "all",
 	.victim = RR_VICTIM_AUTO,
+	.probe = RR_PROBE_AUTO,
 };
 
 static const struct rr_opt common_opts[] = {
@@ -65,6 +67,9 @@ static const struct rr_opt common_opts[] = {
 	  .min = 1, .max = 1000 },
 	{ "compact-node", OPT_STRING, &rr_cfg.compact_node, "N|all",
 	  "compact one NUMA node (its sysfs compact file) or all (/proc/sys/vm/compact_memory)" },
+	{ "probe", OPT_ENUM, &rr_cfg.probe, "NAME",
+	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions, Linux 6.11+), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), or auto (the first of these available)",
+	  .choices = rr_probe_names },
 	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
 	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
 	  .choices = rr_victim_names },
@@ -203,6 +208,12 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 			 "chosen with --trigger");
 	}
 	res->trigger = t;
+	if (rr_probe_select(rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
+			    res->probe_why, sizeof(res->probe_why))) {
+		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
+		return false;
+	}
+	res->bracket = res->probe.bracket;
 	return true;
 }
 

@@ -88,7 +88,7 @@ int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len)
 {
 	const char *systems[] = { "rmap", "migrate", "vmscan", "compaction",
-				  NULL };
+				  "ftrace", "rmap_repro", NULL };
 	char path[512];
 	int err;
 

@@ -216,6 +216,25 @@ int rr_write_file(const char *path, const char *val)
 	return err;
 }
 
+int rr_append_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 int rr_read_ull(const char *path, unsigned long long *val)
 {
 	char buf[64];

@@ -54,6 +54,11 @@ void rr_sleep_ms(unsigned int ms);
  */
 int rr_read_file(const char *path, char *buf, size_t size);
 int rr_write_file(const char *path, const char *val);
+/*
+ * Append without truncating: for kprobe_events and dynamic_events, where
+ * opening with O_TRUNC removes every dynamic event of the system.
+ */
+int rr_append_file(const char *path, const char *val);
 int rr_read_long(const char *path, long *val);
 int rr_read_ull(const char *path, unsigned long long *val);
 bool rr_path_exists(const char *path);
