@@ -355,14 +355,22 @@ bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 	return false;
 }
 
+struct feed {
+	struct rr_bprobe **bps;
+	int n;
+};
+
 static int feed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
 		   void *ctx)
 {
-	struct rr_bprobe *bp = ctx;
+	struct feed *f = ctx;
 	struct rr_event e;
+	int i;
 
-	if (rr_bprobe_decode(bp, ev, rec, &e))
-		rr_pairer_feed(&bp->pairer, &e);
+	/* Every probe sees every record: they measure the same walks. */
+	for (i = 0; i < f->n; i++)
+		if (rr_bprobe_decode(f->bps[i], ev, rec, &e))
+			rr_pairer_feed(&f->bps[i]->pairer, &e);
 	return 0;
 }
 
@@ -391,12 +399,24 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 	rr_pairer_free(p);
 }
 
+int rr_bprobe_collect_many(struct rr_bprobe **bps, int n,
+			   struct rr_trace *t, struct rr_samples **outs,
+			   struct rr_bprobe_result *res)
+{
+	struct feed f = { .bps = bps, .n = n };
+	unsigned long long lost;
+	int err = rr_trace_read(t, feed_cb, &f), i;
+
+	lost = rr_trace_lost(t);
+	for (i = 0; i < n; i++) {
+		res[i].lost += lost;
+		rr_bprobe_finish(bps[i], outs[i], &res[i]);
+	}
+	return err;
+}
+
 int rr_bprobe_collect(struct rr_bprobe *bp, struct rr_trace *t,
 		      struct rr_samples *out, struct rr_bprobe_result *res)
 {
-	int err = rr_trace_read(t, feed_cb, bp);
-
-	res->lost += rr_trace_lost(t);
-	rr_bprobe_finish(bp, out, res);
-	return err;
+	return rr_bprobe_collect_many(&bp, 1, t, &out, res);
 }

@@ -119,6 +119,10 @@ bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 /* Drain the buffer, pair, and add the counted durations (ms) to out. */
 int rr_bprobe_collect(struct rr_bprobe *bp, struct rr_trace *t,
 		      struct rr_samples *out, struct rr_bprobe_result *res);
+/* The same for several probes armed in one instance (cross-check). */
+int rr_bprobe_collect_many(struct rr_bprobe **bps, int n,
+			   struct rr_trace *t, struct rr_samples **outs,
+			   struct rr_bprobe_result *res);
 /* Pair already-decoded events (for tests and for collect). */
 void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		      struct rr_bprobe_result *res);

@@ -25,6 +25,7 @@
 
 struct case_state {
 	struct rr_samples lat, victim;
+	struct rr_samples cross[RR_MAX_CROSS];
 };
 
 struct body {
@@ -70,11 +71,16 @@ static int setup(struct body *b, char *why, size_t len)
 	rr_trace_sweep();
 	/* kprobes first: the journal then removes them after the instance */
 	err = rr_probe_prepare(&res->probe, why, len);
+	for (i = 0; !err && i < res->nr_cross; i++)
+		err = rr_probe_prepare(&res->cross[i], why, len);
 	if (!err)
 		err = rr_trace_open(&b->trace, rr_cfg.buffer_kb, why, len);
 	if (!err)
 		err = rr_probe_prepare_instance(&res->probe, &b->trace, why,
 						len);
+	for (i = 0; !err && i < res->nr_cross; i++)
+		err = rr_probe_prepare_instance(&res->cross[i], &b->trace,
+						why, len);
 	if (err)
 		return err;
 	snprintf(res->instance, sizeof(res->instance), "%s", b->trace.name);
@@ -122,8 +128,12 @@ static void publish(struct body *b, struct rr_case_result *c)
 {
 	struct case_state *cs = &b->cs[c->type];
 
+	int i;
+
 	rr_stats_compute(cs->lat.v, cs->lat.n, &c->latency);
 	rr_stats_compute(cs->victim.v, cs->victim.n, &c->victim);
+	for (i = 0; i < b->res->nr_cross; i++)
+		rr_stats_compute(cs->cross[i].v, cs->cross[i].n, &c->cross[i]);
 }
 
 /*
@@ -137,8 +147,10 @@ static int fire(struct body *b, struct rr_case_result *c,
 {
 	struct rr_result *res = b->res;
 	struct case_state *cs = &b->cs[c->type];
-	struct rr_bprobe_result pres = { 0 };
-	struct rr_bprobe bp;
+	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
+	struct rr_bprobe bps[1 + RR_MAX_CROSS], *bpp[1 + RR_MAX_CROSS];
+	struct rr_samples *outs[1 + RR_MAX_CROSS];
+	int nprobes = 1 + res->nr_cross, k;
 	struct rr_ticker *tick;
 	size_t present0 = 0, present1, swapped, i;
 	void **pages;
@@ -160,25 +172,35 @@ static int fire(struct body *b, struct rr_case_result *c,
 			snprintf(why, len, "cannot reset the tracefs instance");
 			return err;
 		}
-		/*
-		 * Compaction acts on all memory: only intervals that
-		 * marked the pattern count. Reclaim acts on our group.
-		 */
-		rr_bprobe_init(&bp, b->trace.tep, res->bracket);
-		bp.fns = res->probe.fns;
-		memcpy(bp.pids, pids, npids * sizeof(*pids));
-		bp.npids = npids;
-		err = rr_probe_set_pids(&res->probe, &b->trace, pids, npids);
-		if (err) {
-			snprintf(why, len, "cannot set set_ftrace_pid");
-			return err;
+		/* The chosen probe first, then the cross-checking ones. */
+		for (k = 0; k < nprobes && !err; k++) {
+			const struct rr_probe_setup *ps =
+				k ? &res->cross[k - 1] : &res->probe;
+
+			memset(&pres[k], 0, sizeof(pres[k]));
+			bpp[k] = &bps[k];
+			outs[k] = k ? &cs->cross[k - 1] : &cs->lat;
+			rr_bprobe_init(&bps[k], b->trace.tep, ps->bracket);
+			bps[k].fns = ps->fns;
+			memcpy(bps[k].pids, pids, npids * sizeof(*pids));
+			bps[k].npids = npids;
+			err = rr_probe_set_pids(ps, &b->trace, pids, npids);
+			if (err) {
+				snprintf(why, len, "cannot set set_ftrace_pid");
+				return err;
+			}
+			/*
+			 * Compaction acts on all memory: only intervals
+			 * that marked the pattern count. Reclaim and
+			 * migration act on our group and our pages.
+			 */
+			err = rr_bprobe_arm(&bps[k], &b->trace, filter,
+					    rr_page_type_name(c->type),
+					    (unsigned long)p->addr,
+					    rr_trigger_may_miss(res->trigger) ?
+					    (unsigned long)p->addr + p->len : 0,
+					    why, len);
 		}
-		err = rr_bprobe_arm(&bp, &b->trace, filter,
-				    rr_page_type_name(c->type),
-				    (unsigned long)p->addr,
-				    rr_trigger_may_miss(res->trigger) ?
-				    (unsigned long)p->addr + p->len : 0,
-				    why, len);
 		if (err)
 			return err;
 		if (rr_pattern_residency(p, &present0, &swapped))
@@ -234,12 +256,13 @@ static int fire(struct body *b, struct rr_case_result *c,
 	if (probe) {
 		rr_trace_off(&b->trace);
 		rr_phase(res, "case %s: collect", rr_page_type_name(c->type));
-		err = rr_bprobe_collect(&bp, &b->trace, &cs->lat, &pres);
-		c->intervals += pres.intervals;
-		c->marks += pres.marks;
-		c->unpaired += pres.unpaired;
-		c->lost_events += pres.lost;
-		*counted = pres.counted;
+		err = rr_bprobe_collect_many(bpp, nprobes, &b->trace, outs,
+					     pres);
+		c->intervals += pres[0].intervals;
+		c->marks += pres[0].marks;
+		c->unpaired += pres[0].unpaired;
+		c->lost_events += pres[0].lost;
+		*counted = pres[0].counted;
 		if (!rr_pattern_residency(p, &present1, &swapped)) {
 			c->filled += p->filled;
 			c->gone += present0 > present1 ? present0 - present1 : 0;

@@ -90,6 +90,11 @@ static bool funcgraph_ok(struct rr_walkfn *fns, char *why, size_t len)
 		snprintf(why, len, "rmap_walk_ksm is not in /proc/kallsyms");
 		return false;
 	}
+	if (!fns[RR_PT_KSM].addr) {
+		snprintf(why, len,
+			 "/proc/kallsyms hides addresses (kptr_restrict): traced functions cannot be told apart");
+		return false;
+	}
 	return ftrace_can_trace(fns, why, len);
 }
 
@@ -323,7 +328,7 @@ int rr_probe_prepare_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 	return 0;
 }
 
-int rr_probe_set_pids(struct rr_probe_setup *ps, struct rr_trace *t,
+int rr_probe_set_pids(const struct rr_probe_setup *ps, struct rr_trace *t,
 		      const int *pids, int n)
 {
 	char buf[128];

@@ -65,7 +65,7 @@ int rr_probe_prepare(struct rr_probe_setup *ps, char *why, size_t len);
 int rr_probe_prepare_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 			      char *why, size_t len);
 /* Per firing: restrict function tracing to these tasks. */
-int rr_probe_set_pids(struct rr_probe_setup *ps, struct rr_trace *t,
+int rr_probe_set_pids(const struct rr_probe_setup *ps, struct rr_trace *t,
 		      const int *pids, int n);
 /* Remove kprobes of the suite's group left by a run that died. */
 int rr_probe_sweep(void);

@@ -48,6 +48,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 {
 	const struct rr_bracket_def *d = &rr_brackets[r->bracket];
 	char reach[256];
+	int k;
 
 	json_obj_begin(j, NULL);
 	json_str(j, "page_type", rr_page_type_name(c->type));
@@ -71,6 +72,15 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "runs", c->runs);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
+	json_arr_begin(j, "cross_check");
+	for (k = 0; k < r->nr_cross; k++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "probe", rr_brackets[r->cross[k].bracket].id);
+		json_str(j, "events", r->cross[k].events);
+		stats(j, "latency_ms", &c->cross[k]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_uint(j, "victim_errors", c->victim_errors);
 	json_bool(j, "victim_truncated", c->victim_truncated);
 	json_uint(j, "lost_events", c->lost_events);

@@ -14,7 +14,7 @@
 void rr_report_ktap(FILE *f, const struct rr_result *r)
 {
 	const char *v = rr_verdict_names[r->verdict];
-	int i;
+	int i, k;
 
 	fprintf(f, "KTAP version 1\n1..1\n");
 	if (r->verdict == RR_SKIP) {
@@ -46,6 +46,11 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
 			name, c->latency.max, c->latency.p50, c->latency.count,
 			c->victim.max, c->lost_events);
+		for (k = 0; k < r->nr_cross; k++)
+			fprintf(f, "    # %s: cross-check %s: max %.3f ms, mean %.3f ms over %zu walks\n",
+				name, rr_brackets[r->cross[k].bracket].id,
+				c->cross[k].max, c->cross[k].mean,
+				c->cross[k].count);
 		fprintf(f, "    %s %d %s\n",
 			c->latency.max > r->threshold_ms ? "not ok" : "ok",
 			i + 1, name);

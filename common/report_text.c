@@ -115,6 +115,37 @@ static void stats_table(FILE *f, const struct rr_result *r, bool victim)
 	}
 }
 
+static double pct(double a, double b)
+{
+	return b > 0 ? (a - b) / b * 100.0 : 0;
+}
+
+/* The same walks, measured by the other walk-level probes. */
+static void cross_table(FILE *f, const struct rr_result *r)
+{
+	int i, k;
+
+	fprintf(f, "\nCross-check, the same walks by other probes in the same pass, ms\n(vs %s):\n",
+		rr_brackets[r->bracket].id);
+	fprintf(f, "%-5s %-10s %6s %10s %7s %10s %7s\n", "case", "probe", "n",
+		"mean", "diff", "max", "diff");
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+
+		for (k = 0; k < r->nr_cross; k++) {
+			const struct rr_stats *s = &c->cross[k];
+
+			if (!c->ran)
+				continue;
+			fprintf(f, "%-5s %-10s %6zu %10.3f %+6.1f%% %10.3f %+6.1f%%\n",
+				rr_page_type_name(c->type),
+				rr_brackets[r->cross[k].bracket].id, s->count,
+				s->mean, pct(s->mean, c->latency.mean), s->max,
+				pct(s->max, c->latency.max));
+		}
+	}
+}
+
 static void histograms(FILE *f, const struct rr_result *r)
 {
 	char label[64], line[512];
@@ -217,6 +248,8 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 
 	fprintf(f, "Probe intervals (%s), ms:\n", d->id);
 	stats_table(f, r, false);
+	if (r->nr_cross)
+		cross_table(f, r);
 	fprintf(f, "\nVictim mprotect() latency, ms:\n");
 	stats_table(f, r, true);
 	fprintf(f, "\nLog2 histogram of the probe intervals:\n");

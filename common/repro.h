@@ -45,6 +45,7 @@ struct rr_config {
 	const char *compact_node;	/* "all" or a node number */
 	int victim;			/* enum rr_victim_mode */
 	int probe;			/* enum rr_probe_kind */
+	bool cross_check;		/* other walk-level probes too */
 	bool quiet;
 };
 

@@ -41,12 +41,16 @@ enum rr_verdict {
 
 extern const char *const rr_verdict_names[];
 
+/* Walk-level probes run beside the chosen one (--cross-check). */
+#define RR_MAX_CROSS 2
+
 struct rr_case_result {
 	enum rr_page_type type;
 	bool ran;
 	char error[256];		/* set: the case failed */
 	struct rr_stats latency;	/* probe intervals, ms */
 	struct rr_stats victim;		/* victim mprotect(), ms */
+	struct rr_stats cross[RR_MAX_CROSS];	/* the same walks, other probes */
 	unsigned long victim_errors;
 	bool victim_truncated;
 	unsigned long long lost_events;
@@ -77,6 +81,8 @@ struct rr_result {
 	int bracket;			/* the probe: enum rr_bracket_id */
 	int victim;			/* enum rr_victim_mode, resolved */
 	struct rr_probe_setup probe;	/* chosen by the parent */
+	int nr_cross;
+	struct rr_probe_setup cross[RR_MAX_CROSS];
 	char probe_why[512];		/* better probes passed over, why */
 	char swap[192];
 	char memcg[PATH_MAX + 16];

@@ -70,6 +70,8 @@ static const struct rr_opt common_opts[] = {
 	{ "probe", OPT_ENUM, &rr_cfg.probe, "NAME",
 	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions, Linux 6.11+), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), or auto (the first of these available)",
 	  .choices = rr_probe_names },
+	{ "cross-check", OPT_FLAG, &rr_cfg.cross_check, NULL,
+	  "also run every other walk-level probe available (rmap-tp, funcgraph, kprobe) on the same walks, in the same pass, and report their figures beside the chosen probe's" },
 	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
 	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
 	  .choices = rr_victim_names },
@@ -178,6 +180,7 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 	const char *missing = rr_kconfig_missing(r->kconfig);
 	char why[512];
 	enum rr_trigger t;
+	int k;
 
 	if (missing) {
 		rr_set_verdict(res, RR_SKIP, "CONFIG_%s is not set in this kernel",
@@ -214,6 +217,15 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 		return false;
 	}
 	res->bracket = res->probe.bracket;
+	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && k < RR_PROBE_BRACKETS;
+	     k++) {
+		if (k == res->probe.kind || res->nr_cross == RR_MAX_CROSS ||
+		    rr_probe_select(k, rr_trigger_bracket(t),
+				    &res->cross[res->nr_cross], why,
+				    sizeof(why)))
+			continue;
+		res->nr_cross++;
+	}
 	return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "bracket.h"
 #include "harness.h"
+#include "walkfn.h"
 
 static struct tep_handle *tep;
 
@@ -77,6 +78,10 @@ static void setup(void)
 	load("6.12-rmap_rmap_walk_end.format", "rmap");
 	load("6.12-migrate_remove_migration_pte.format", "migrate");
 	load("synthetic-rmap_rmap_walk.format", "rmap");
+	load("6.12-ftrace_funcgraph_entry.format", "ftrace");
+	load("6.12-ftrace_funcgraph_exit.format", "ftrace");
+	load("6.12-rmap_repro_rr_walk_ksm.format", "rmap_repro");
+	load("6.12-rmap_repro_rr_walk_ksm_ret.format", "rmap_repro");
 }
 
 /* A probe as rr_bprobe_arm() builds it, without a live instance. */
@@ -294,6 +299,124 @@ static void test_rmap_walk_v1(void)
 	rr_samples_free(&out);
 }
 
+/* The walk functions of the 6.12 test kernel, from its kallsyms. */
+static void fns_612(struct rr_walkfn fns[RR_PT_MAX])
+{
+	char path[256], buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/6.12-kallsyms-excerpt.txt",
+		 getenv("TEST_DATA") ? getenv("TEST_DATA") : "tests/data");
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	CHECK_EQ(rr_walkfn_parse(buf, fns), 3);
+}
+
+static void graph(struct rr_bprobe *bp, bool exit, unsigned long long ts,
+		  int pid, unsigned long func, unsigned long long call,
+		  unsigned long long ret)
+{
+	struct tep_event *ev = event("ftrace", exit ? "funcgraph_exit" :
+				     "funcgraph_entry");
+	struct rec r;
+
+	make(&r, ev, ts, pid);
+	put_field(ev, r.data, "func", func);
+	if (exit) {
+		put_field(ev, r.data, "calltime", call);
+		put_field(ev, r.data, "rettime", ret);
+	}
+	feed(bp, &r);
+}
+
+/* function_graph: the type from the function, the length from the exit. */
+static void test_funcgraph(void)
+{
+	struct rr_samples out = { 0 };
+	struct rr_bprobe_result res = { 0 };
+	struct rr_walkfn fns[RR_PT_MAX];
+	struct rr_bprobe bp;
+	unsigned long ksm, anon;
+
+	fns_612(fns);
+	ksm = fns[RR_PT_KSM].addr + 4;	/* past ENDBR64 */
+	anon = fns[RR_PT_ANON].addr;
+	probe_for(&bp, RR_BR_FUNCGRAPH, false);
+	bp.fns = fns;
+	bp.type = "ksm";
+	graph(&bp, false, 1000, 7, ksm, 0, 0);
+	graph(&bp, false, 2000, 7, anon, 0, 0);		/* other type */
+	graph(&bp, true, 2500, 7, anon, 2000, 2400);
+	graph(&bp, true, 733000000, 7, ksm, 5000, 733004000);
+	graph(&bp, false, 800000000, 7, 0xffffffff81000000UL, 0, 0);
+	rr_bprobe_finish(&bp, &out, &res);
+	CHECK_EQ(res.counted, 1);
+	CHECK_EQ(bp.other_type, 2);
+	CHECK_EQ(bp.other_func, 1);
+	CHECK_EQ(res.unpaired, 0);
+	/* rettime - calltime, not the record timestamps */
+	if (out.n == 1)
+		CHECK_NEAR(out.v[0], 732.999, 1e-9);
+	rr_samples_free(&out);
+}
+
+/* kprobe + kretprobe of the suite's group: the type is in the name. */
+static void test_kprobe(void)
+{
+	struct tep_event *en = event("rmap_repro", "rr_walk_ksm");
+	struct tep_event *ex = event("rmap_repro", "rr_walk_ksm_ret");
+	struct rr_samples out = { 0 };
+	struct rr_bprobe_result res = { 0 };
+	struct rr_bprobe bp;
+	struct rec r;
+
+	/* Only the ksm pair exists here: the others are left out. */
+	probe_for(&bp, RR_BR_KPROBE, false);
+	CHECK_EQ(bp.ndec, 2);
+	bp.type = "ksm";
+	make(&r, en, 1000000, 3); feed(&bp, &r);
+	make(&r, en, 1500000, 4); feed(&bp, &r);
+	make(&r, ex, 981000000, 3); feed(&bp, &r);
+	make(&r, ex, 982500000, 4); feed(&bp, &r);
+	make(&r, ex, 990000000, 5); feed(&bp, &r);	/* no entry seen */
+	rr_bprobe_finish(&bp, &out, &res);
+	CHECK_EQ(res.counted, 2);
+	CHECK_EQ(res.unpaired, 1);
+	if (out.n == 2) {
+		CHECK_NEAR(out.v[0], 980.0, 1e-9);
+		CHECK_NEAR(out.v[1], 981.0, 1e-9);
+	}
+	rr_samples_free(&out);
+}
+
+/* Records of tasks outside the reproducer are dropped when decoding. */
+static void test_pid_drop(void)
+{
+	struct rr_samples out = { 0 };
+	struct rr_bprobe_result res = { 0 };
+	struct tep_event *en = event("rmap_repro", "rr_walk_ksm");
+	struct tep_event *ex = event("rmap_repro", "rr_walk_ksm_ret");
+	struct rr_bprobe bp;
+	struct rec r;
+
+	probe_for(&bp, RR_BR_KPROBE, false);
+	bp.pids[0] = 3;
+	bp.npids = 1;
+	make(&r, en, 10, 3); feed(&bp, &r);
+	make(&r, en, 11, 99); feed(&bp, &r);
+	make(&r, ex, 20, 99); feed(&bp, &r);
+	make(&r, ex, 30, 3); feed(&bp, &r);
+	rr_bprobe_finish(&bp, &out, &res);
+	CHECK_EQ(res.counted, 1);
+	CHECK_EQ(res.unpaired, 0);
+	rr_samples_free(&out);
+}
+
 static void test_pid_filter(void)
 {
 	int pids[] = { 10, 11 };
@@ -311,6 +434,7 @@ int main(void)
 		T(test_decode_fields), T(test_migrate_batches),
 		T(test_reclaim_passes), T(test_rmap_walks),
 		T(test_rmap_walk_marks), T(test_rmap_walk_v1),
+		T(test_funcgraph), T(test_kprobe), T(test_pid_drop),
 		T(test_pid_filter),
 	};
 	size_t i;

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Finding the walk functions in kallsyms, suffixes and all. */
+#include "harness.h"
+#include "walkfn.h"
+
+static void test_match(void)
+{
+	CHECK(rr_ksym_match("rmap_walk_anon", "rmap_walk_anon"));
+	CHECK(rr_ksym_match("rmap_walk_anon.isra.0", "rmap_walk_anon"));
+	CHECK(!rr_ksym_match("rmap_walk_anonx", "rmap_walk_anon"));
+	CHECK(!rr_ksym_match("rmap_walk", "rmap_walk_anon"));
+}
+
+static void test_parse_618(void)
+{
+	/* 6.18: rmap_walk_file is inlined, __rmap_walk_file remains */
+	const char *text =
+		"ffffffff816179b0 t __rmap_walk_file\n"
+		"ffffffff81617c30 t rmap_walk_anon.isra.0\n"
+		"ffffffff8161c2e0 T rmap_walk\n"
+		"ffffffff81684270 T rmap_walk_ksm\n";
+	struct rr_walkfn fns[RR_PT_MAX];
+
+	CHECK_EQ(rr_walkfn_parse(text, fns), 3);
+	CHECK_STR(fns[RR_PT_KSM].name, "rmap_walk_ksm");
+	CHECK_STR(fns[RR_PT_ANON].name, "rmap_walk_anon.isra.0");
+	CHECK_STR(fns[RR_PT_FILE].name, "__rmap_walk_file");
+	CHECK_EQ(fns[RR_PT_KSM].addr, 0xffffffff81684270UL);
+	CHECK_EQ(rr_walkfn_type(fns, 0xffffffff81684274UL), RR_PT_KSM);
+	CHECK_EQ(rr_walkfn_type(fns, 0xffffffff81617c30UL), RR_PT_ANON);
+	CHECK_EQ(rr_walkfn_type(fns, 0xffffffff8161c2e0UL), -1);
+	CHECK_EQ(rr_walkfn_type(fns, 0xffffffff81684270UL + 64), -1);
+}
+
+static void test_prefer_plain_name(void)
+{
+	const char *text =
+		"ffffffff81000100 t __rmap_walk_file\n"
+		"ffffffff81000200 t rmap_walk_file\n";
+	struct rr_walkfn fns[RR_PT_MAX];
+
+	CHECK_EQ(rr_walkfn_parse(text, fns), 1);
+	CHECK_STR(fns[RR_PT_FILE].name, "rmap_walk_file");
+	CHECK(!fns[RR_PT_KSM].found);
+}
+
+static void test_hidden_addresses(void)
+{
+	/* Without root, kallsyms shows zeros: found, but not mappable. */
+	struct rr_walkfn fns[RR_PT_MAX];
+
+	CHECK_EQ(rr_walkfn_parse("0000000000000000 T rmap_walk_ksm\n", fns),
+		 1);
+	CHECK_EQ(rr_walkfn_type(fns, 0), -1);
+}
+
+TEST_MAIN(T(test_match), T(test_parse_618), T(test_prefer_plain_name),
+	  T(test_hidden_addresses))
