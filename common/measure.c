@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bracket.h"
+#include "iters.h"
 #include "journal.h"
 #include "ksm.h"
 #include "memcg.h"
@@ -24,7 +25,7 @@
 #include "victim.h"
 
 struct case_state {
-	struct rr_samples lat, victim;
+	struct rr_samples lat, victim, count;
 	struct rr_samples cross[RR_MAX_CROSS];
 };
 
@@ -70,7 +71,10 @@ static int setup(struct body *b, char *why, size_t len)
 	rr_phase(res, "setup: tracing");
 	rr_trace_sweep();
 	/* kprobes first: the journal then removes them after the instance */
+	rr_probe_sweep();
 	err = rr_probe_prepare(&res->probe, why, len);
+	if (!err && res->iterations)
+		err = rr_iters_prepare(why, len);
 	for (i = 0; !err && i < res->nr_cross; i++)
 		err = rr_probe_prepare(&res->cross[i], why, len);
 	if (!err)
@@ -134,23 +138,27 @@ static void publish(struct body *b, struct rr_case_result *c)
 	rr_stats_compute(cs->victim.v, cs->victim.n, &c->victim);
 	for (i = 0; i < b->res->nr_cross; i++)
 		rr_stats_compute(cs->cross[i].v, cs->cross[i].n, &c->cross[i]);
+	rr_stats_compute(cs->count.v, cs->count.n, &c->count_lat);
 }
 
 /*
- * One firing of the trigger on a built pattern. With probe, the bracket
- * events are recorded and paired; with v, the victim toggles during the
- * trigger. Either may be off.
+ * One firing of the trigger on a built pattern, in one kind of pass: the
+ * probe's records its events (and those of the cross-checking probes);
+ * the counting pass records the walks and counts their steps; the bare
+ * pass records nothing. With v, the victim toggles during the trigger.
  */
 static int fire(struct body *b, struct rr_case_result *c,
-		struct rr_pattern *p, bool probe, struct rr_victim *v,
+		struct rr_pattern *p, enum rr_pass pass, struct rr_victim *v,
 		unsigned long *counted, char *why, size_t len)
 {
 	struct rr_result *res = b->res;
 	struct case_state *cs = &b->cs[c->type];
+	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
+	unsigned long long first = 0, next = 0;
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
 	struct rr_bprobe bps[1 + RR_MAX_CROSS], *bpp[1 + RR_MAX_CROSS];
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
-	int nprobes = 1 + res->nr_cross, k;
+	int nprobes = pass == RR_PASS_PROBE ? 1 + res->nr_cross : 1, k;
 	struct rr_ticker *tick;
 	size_t present0 = 0, present1, swapped, i;
 	void **pages;
@@ -179,7 +187,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 
 			memset(&pres[k], 0, sizeof(pres[k]));
 			bpp[k] = &bps[k];
-			outs[k] = k ? &cs->cross[k - 1] : &cs->lat;
+			outs[k] = k ? &cs->cross[k - 1] :
+				  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
 			rr_bprobe_init(&bps[k], b->trace.tep, ps->bracket);
 			bps[k].fns = ps->fns;
 			memcpy(bps[k].pids, pids, npids * sizeof(*pids));
@@ -201,8 +210,13 @@ static int fire(struct body *b, struct rr_case_result *c,
 					    (unsigned long)p->addr + p->len : 0,
 					    why, len);
 		}
-		if (err)
+		if (!err && pass == RR_PASS_COUNT)
+			err = rr_iters_arm(&b->trace, getpid(), why, len);
+		if (err) {
+			if (!why[0])
+				snprintf(why, len, "cannot arm the hist triggers");
 			return err;
+		}
 		if (rr_pattern_residency(p, &present0, &swapped))
 			present0 = 0;
 	}
@@ -240,12 +254,14 @@ static int fire(struct body *b, struct rr_case_result *c,
 	rr_ticker_stop(tick);
 	free(pages);
 	b->tctx.pages = NULL;
-	if (probe) {
+	if (pass == RR_PASS_PROBE) {
 		c->moved += b->tctx.moved;
 		c->move_failed += b->tctx.failed;
 	}
 	c->trigger_s += secs(dt);
 	res->trigger_s += secs(dt);
+	c->pass_s[pass] += secs(dt);
+	c->passes[pass]++;
 	if (v) {
 		rr_victim_pause(v);
 		rr_victim_take(v, &cs->victim);
@@ -258,6 +274,17 @@ static int fire(struct body *b, struct rr_case_result *c,
 		rr_phase(res, "case %s: collect", rr_page_type_name(c->type));
 		err = rr_bprobe_collect_many(bpp, nprobes, &b->trace, outs,
 					     pres);
+		if (pass == RR_PASS_COUNT) {
+			if (!err)
+				err = rr_iters_read(&b->trace, getpid(), &first,
+						    &next);
+			c->iter_first += first;
+			c->iter_next += next;
+			c->count_walks += pres[0].counted;
+			if (err)
+				snprintf(why, len, "cannot read the step counts");
+			goto done;
+		}
 		c->intervals += pres[0].intervals;
 		c->marks += pres[0].marks;
 		c->unpaired += pres[0].unpaired;
@@ -270,6 +297,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		if (err)
 			snprintf(why, len, "cannot read the trace buffer");
 	}
+done:
 	if (ferr) {
 		snprintf(why, len, "trigger %s: %s",
 			 rr_trigger_names[res->trigger], strerror(-ferr));
@@ -325,6 +353,30 @@ static void unprepare(struct rr_case_result *c, struct rr_pattern *p)
 		rr_ksm_reset();
 }
 
+/* A pass of its own, on a fresh copy of the pattern, with no victim. */
+static int extra_pass(struct body *b, struct rr_case_result *c,
+		      struct rr_pattern *p, struct rr_victim *v,
+		      unsigned int run, enum rr_pass pass, char *why,
+		      size_t len)
+{
+	const char *name = rr_page_type_name(c->type);
+	const char *what = pass == RR_PASS_BARE ? "without a probe" :
+			   "counting steps";
+	unsigned long counted;
+	int err;
+
+	rr_victim_stop(v);
+	unprepare(c, p);
+	err = prepare(b, c, p, run, why, len);
+	if (err)
+		return err;
+	rr_phase(b->res, "case %s run %u: trigger %s, %s", name, run,
+		 rr_trigger_names[b->res->trigger], what);
+	rr_msg("run %u/%llu, case %s: trigger %s (%s)", run, rr_cfg.runs,
+	       name, rr_trigger_names[b->res->trigger], what);
+	return fire(b, c, p, pass, NULL, &counted, why, len);
+}
+
 static int run_case(struct body *b, struct rr_case_result *c,
 		    unsigned int run)
 {
@@ -358,8 +410,8 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		rr_msg("run %u/%llu, case %s: trigger %s%s", run, rr_cfg.runs,
 		       name, trig, apart ? " (probe pass)" :
 		       off ? "" : " with the victim");
-		err = fire(b, c, &p, true, apart || off ? NULL : &v, &counted,
-			   why, sizeof(why));
+		err = fire(b, c, &p, RR_PASS_PROBE, apart || off ? NULL : &v,
+			   &counted, why, sizeof(why));
 		if (err || counted || !rr_trigger_may_miss(res->trigger))
 			break;
 		if (attempt == rr_cfg.attempts) {
@@ -390,9 +442,16 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		rr_msg("run %u/%llu, case %s: trigger %s (victim pass)", run,
 		       rr_cfg.runs, name, trig);
 		if (!err)
-			err = fire(b, c, &p, false, &v, &counted, why,
+			err = fire(b, c, &p, RR_PASS_VICTIM, &v, &counted, why,
 				   sizeof(why));
 	}
+	if (!err && res->probe_cost)
+		err = extra_pass(b, c, &p, &v, run, RR_PASS_BARE, why,
+				 sizeof(why));
+	/* Steps of anon_vma walks: the file walk has no anon_vma tree. */
+	if (!err && res->iterations && c->type != RR_PT_FILE)
+		err = extra_pass(b, c, &p, &v, run, RR_PASS_COUNT, why,
+				 sizeof(why));
 	if (!err)
 		c->runs++;
 out:
@@ -440,6 +499,9 @@ out:
 	for (i = 0; i < RR_PT_MAX; i++) {
 		rr_samples_free(&b.cs[i].lat);
 		rr_samples_free(&b.cs[i].victim);
+		rr_samples_free(&b.cs[i].count);
+		for (int k = 0; k < RR_MAX_CROSS; k++)
+			rr_samples_free(&b.cs[i].cross[k]);
 	}
 	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after);
 	res->total_s = secs(rr_now_ns() - start);

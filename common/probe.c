@@ -263,7 +263,6 @@ int rr_probe_prepare(struct rr_probe_setup *ps, char *why, size_t len)
 
 	if (ps->kind != RR_PROBE_KPROBE)
 		return 0;
-	rr_probe_sweep();
 	for (t = 0; t < RR_PT_MAX; t++) {
 		if (!ps->fns[t].found)
 			continue;

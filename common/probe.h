@@ -58,7 +58,8 @@ int rr_probe_select(int requested, int trigger_bracket,
 		    struct rr_probe_setup *ps, char *why, size_t len);
 /*
  * Set up what the probe needs before the instance exists: the kprobes
- * (journaled first, so that they are removed after the instance).
+ * (journaled first, so that they are removed after the instance). Call
+ * rr_probe_sweep() once before.
  */
 int rr_probe_prepare(struct rr_probe_setup *ps, char *why, size_t len);
 /* Set up what it needs in the instance: function_graph and its filter. */

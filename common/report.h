@@ -18,6 +18,10 @@ void rr_report_json(FILE *f, const struct rr_result *r);
 const char *rr_case_what(enum rr_page_type t);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
+/* --probe-cost and --iterations of a case, one sentence each ("" if
+ * not run). */
+void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size);
+void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size);
 /* How the victim was run, in a sentence or three. */
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size);
 /* "[128 ms, 256 ms)" */

@@ -99,6 +99,38 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "pages", c->pages);
 	json_uint(j, "vmas", c->vmas);
 	json_obj_end(j);
+	if (c->passes[RR_PASS_BARE]) {
+		json_obj_begin(j, "probe_cost");
+		json_num(j, "trigger_s_with_probe", c->pass_s[RR_PASS_PROBE], 4);
+		json_num(j, "trigger_s_without", c->pass_s[RR_PASS_BARE], 4);
+		json_uint(j, "runs", c->passes[RR_PASS_BARE]);
+		json_obj_end(j);
+	} else {
+		json_null(j, "probe_cost");
+	}
+	if (c->passes[RR_PASS_COUNT]) {
+		json_obj_begin(j, "iterations");
+		json_uint(j, "walks", c->count_walks);
+		json_uint(j, "iter_first_calls", c->iter_first);
+		json_uint(j, "iter_next_calls", c->iter_next);
+		if (c->count_walks && c->iter_first) {
+			json_num(j, "steps_per_walk_mean",
+				 (double)(c->iter_first + c->iter_next) /
+				 c->count_walks, 1);
+			json_num(j, "steps_per_rmap_item_mean",
+				 (double)(c->iter_first + c->iter_next) /
+				 c->iter_first, 1);
+		} else {
+			json_null(j, "steps_per_walk_mean");
+			json_null(j, "steps_per_rmap_item_mean");
+		}
+		stats(j, "walk_ms_while_counting", &c->count_lat);
+		json_str(j, "counted_by",
+			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
+		json_obj_end(j);
+	} else {
+		json_null(j, "iterations");
+	}
 	json_obj_begin(j, "timing_s");
 	json_num(j, "setup", c->setup_s, 3);
 	json_num(j, "merge", c->merge_s, 3);

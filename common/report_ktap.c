@@ -14,6 +14,7 @@
 void rr_report_ktap(FILE *f, const struct rr_result *r)
 {
 	const char *v = rr_verdict_names[r->verdict];
+	char text[512];
 	int i, k;
 
 	fprintf(f, "KTAP version 1\n1..1\n");
@@ -46,6 +47,12 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
 			name, c->latency.max, c->latency.p50, c->latency.count,
 			c->victim.max, c->lost_events);
+		rr_iter_text(c, text, sizeof(text));
+		if (text[0])
+			fprintf(f, "    # %s: %s\n", name, text);
+		rr_cost_text(c, text, sizeof(text));
+		if (text[0])
+			fprintf(f, "    # %s: probe cost: %s\n", name, text);
 		for (k = 0; k < r->nr_cross; k++)
 			fprintf(f, "    # %s: cross-check %s: max %.3f ms, mean %.3f ms over %zu walks\n",
 				name, rr_brackets[r->cross[k].bracket].id,

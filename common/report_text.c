@@ -51,6 +51,40 @@ static void unit(double us, char *buf, size_t size)
 		snprintf(buf, size, "%g us", us);
 }
 
+void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size)
+{
+	double with = c->pass_s[RR_PASS_PROBE], without = c->pass_s[RR_PASS_BARE];
+
+	buf[0] = '\0';
+	if (!c->passes[RR_PASS_BARE])
+		return;
+	snprintf(buf, size,
+		 "the trigger took %.3f s with the probe, %.3f s without it (%+.1f%%), over %u run(s) each on fresh patterns",
+		 with, without, without > 0 ? (with - without) / without * 100 : 0,
+		 c->passes[RR_PASS_BARE]);
+}
+
+void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size)
+{
+	unsigned long long steps = c->iter_first + c->iter_next;
+
+	buf[0] = '\0';
+	if (!c->passes[RR_PASS_COUNT])
+		return;
+	if (!c->count_walks || !c->iter_first) {
+		snprintf(buf, size,
+			 "%llu interval-tree steps counted over %llu walks: nothing to divide",
+			 steps, c->count_walks);
+		return;
+	}
+	snprintf(buf, size,
+		 "%.0f interval-tree steps per walk and %.0f per rmap_item (means: %llu steps, %llu iter_first calls, %llu walks); counting made the walks %.1fx slower (mean %.3f ms against %.3f ms uncounted)",
+		 (double)steps / c->count_walks, (double)steps / c->iter_first,
+		 steps, c->iter_first, c->count_walks,
+		 c->latency.mean > 0 ? c->count_lat.mean / c->latency.mean : 0,
+		 c->count_lat.mean, c->latency.mean);
+}
+
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
 {
 	const char *how;
@@ -174,10 +208,10 @@ static void histograms(FILE *f, const struct rr_result *r)
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
-	char buf[1536], split[32];
+	char buf[1536], line[1600], split[32];
 	const struct rr_bracket_def *d;
 	const char *p;
-	int i;
+	int i, cost_shown = 0, iter_shown = 0;
 
 	for (i = 0; i < r->nr_cases; i++)
 		if (r->cases[i].type == RR_PT_KSM)
@@ -268,6 +302,22 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 c->unpaired,
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		rr_cost_text(&r->cases[i], buf, sizeof(buf));
+		if (!buf[0])
+			continue;
+		snprintf(line, sizeof(line), "%s: %s",
+			 rr_page_type_name(r->cases[i].type), buf);
+		field(f, cost_shown++ ? "" : "Cost", line);
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		rr_iter_text(&r->cases[i], buf, sizeof(buf));
+		if (!buf[0])
+			continue;
+		snprintf(line, sizeof(line), "%s: %s",
+			 rr_page_type_name(r->cases[i].type), buf);
+		field(f, iter_shown++ ? "" : "Steps", line);
 	}
 	snprintf(buf, sizeof(buf),
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",

@@ -46,6 +46,8 @@ struct rr_config {
 	int victim;			/* enum rr_victim_mode */
 	int probe;			/* enum rr_probe_kind */
 	bool cross_check;		/* other walk-level probes too */
+	bool probe_cost;		/* a pass without any probe too */
+	bool iterations;		/* a pass counting interval-tree steps */
 	bool quiet;
 };
 

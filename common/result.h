@@ -41,6 +41,14 @@ enum rr_verdict {
 
 extern const char *const rr_verdict_names[];
 
+/*
+ * The passes of a case run, each on a fresh copy of the pattern: the
+ * probe's, the victim's (when apart), one with no probe at all
+ * (--probe-cost), one counting interval-tree steps (--iterations).
+ */
+enum rr_pass { RR_PASS_PROBE, RR_PASS_VICTIM, RR_PASS_BARE, RR_PASS_COUNT,
+	       RR_PASS_MAX };
+
 /* Walk-level probes run beside the chosen one (--cross-check). */
 #define RR_MAX_CROSS 2
 
@@ -51,6 +59,11 @@ struct rr_case_result {
 	struct rr_stats latency;	/* probe intervals, ms */
 	struct rr_stats victim;		/* victim mprotect(), ms */
 	struct rr_stats cross[RR_MAX_CROSS];	/* the same walks, other probes */
+	double pass_s[RR_PASS_MAX];	/* trigger time in each kind of pass */
+	unsigned int passes[RR_PASS_MAX];
+	/* --iterations: steps counted in the counting pass */
+	unsigned long long iter_first, iter_next, count_walks;
+	struct rr_stats count_lat;	/* the walks while counting, ms */
 	unsigned long victim_errors;
 	bool victim_truncated;
 	unsigned long long lost_events;
@@ -83,6 +96,8 @@ struct rr_result {
 	struct rr_probe_setup probe;	/* chosen by the parent */
 	int nr_cross;
 	struct rr_probe_setup cross[RR_MAX_CROSS];
+	bool probe_cost;		/* a bare pass was run */
+	bool iterations;		/* a counting pass was run */
 	char probe_why[512];		/* better probes passed over, why */
 	char swap[192];
 	char memcg[PATH_MAX + 16];

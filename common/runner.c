@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "iters.h"
 #include "ksm.h"
 #include "probe.h"
 #include "report.h"
@@ -72,6 +73,10 @@ static const struct rr_opt common_opts[] = {
 	  .choices = rr_probe_names },
 	{ "cross-check", OPT_FLAG, &rr_cfg.cross_check, NULL,
 	  "also run every other walk-level probe available (rmap-tp, funcgraph, kprobe) on the same walks, in the same pass, and report their figures beside the chosen probe's" },
+	{ "probe-cost", OPT_FLAG, &rr_cfg.probe_cost, NULL,
+	  "also fire each trigger once more on a fresh pattern with nothing traced, and report how much longer it took with the probe" },
+	{ "iterations", OPT_FLAG, &rr_cfg.iterations, NULL,
+	  "also count the interval-tree steps of the anon_vma walks (kprobes on anon_vma_interval_tree_iter_first/_next feeding hist triggers) in a pass of their own, and report them per walk and per rmap_item with how much the counting slowed the walks" },
 	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
 	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
 	  .choices = rr_victim_names },
@@ -217,6 +222,12 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 		return false;
 	}
 	res->bracket = res->probe.bracket;
+	res->probe_cost = rr_cfg.probe_cost;
+	res->iterations = rr_cfg.iterations;
+	if (res->iterations && !rr_iters_available(why, sizeof(why))) {
+		rr_set_verdict(res, RR_SKIP, "--iterations: %s", why);
+		return false;
+	}
 	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && k < RR_PROBE_BRACKETS;
 	     k++) {
 		if (k == res->probe.kind || res->nr_cross == RR_MAX_CROSS ||
