@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/vm-run boots the shared test kernel (rmap tracepoints, two NUMA
-# nodes) under QEMU and runs the quick preset inside: the KSM walks must
-# be measured by the rmap tracepoints in the hundreds of milliseconds
-# during move_pages() migration, the controls far below, and the files
-# must come back intact. The test kernel is RMAP_REPRO_TEST_KERNEL, or
-# ../shared/kernels/linux-6.12-rmap-tp.bzImage beside the checkout.
+# scripts/vm-run boots the shared test kernel (rmap tracepoints,
+# function_graph, kprobes, two NUMA nodes) under QEMU and runs the quick
+# preset inside with --cross-check --iterations --probe-cost: the KSM
+# walks must be measured by the rmap tracepoints in the hundreds of
+# milliseconds during move_pages() migration, the controls far below;
+# function_graph and kprobes must measure the same walks within 15%; the
+# interval-tree steps per rmap_item must be of the order of the VMA
+# count; the files must come back intact. The test kernel is
+# RMAP_REPRO_TEST_KERNEL, or ../shared/kernels/linux-6.12-rmap-tp.bzImage
+# beside the checkout.
 . "$(dirname "$0")/../lib/integration.sh"
 
 kernel=${RMAP_REPRO_TEST_KERNEL:-}
@@ -30,7 +34,8 @@ assert "vm-run with a bad --numa-nodes: exit 2" [ $? = 2 ]
 before=$(snapshot)
 out=$work/vm
 "$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
-	--out "$out" --timeout 900 >"$work/stdout" 2>"$work/stderr"
+	--out "$out" --timeout 900 -- --cross-check --iterations \
+	--probe-cost >"$work/stdout" 2>"$work/stderr"
 rc=$?
 after=$(snapshot)
 j=$out/results.json
@@ -58,6 +63,26 @@ assert_jq "verdict reproduced, no lost events, guest restored itself" "$j" \
 	"$r.verdict == \"reproduced\" and ($r.cases | all(.lost_events == 0)) and $r.safety.restore_failures == 0"
 assert "results.ktap: the reproducer is not ok (bug reproduced)" \
 	grep -qx "not ok 1 ksm-mprotect-split" "$out/results.ktap"
+assert_jq "cross-check: funcgraph and kprobe ran beside rmap-tp" "$j" \
+	"[$r.cases[0].cross_check[].probe] == [\"funcgraph\", \"kprobe\"]"
+assert_jq "cross-check: they saw as many KSM walks as rmap-tp" "$j" \
+	"$r.cases[0] as \$c | \$c.cross_check | all(.latency_ms.count == \$c.latency_ms.count)"
+assert_jq "cross-check: KSM walk mean and max agree within 15%" "$j" \
+	"$r.cases[0] as \$c | \$c.cross_check | all(
+	   ((.latency_ms.mean - \$c.latency_ms.mean) | fabs) <= 0.15 * \$c.latency_ms.mean and
+	   ((.latency_ms.max - \$c.latency_ms.max) | fabs) <= 0.15 * \$c.latency_ms.max)"
+assert_jq "iterations: KSM steps per rmap_item near the 20000 VMAs" "$j" \
+	"$r.cases[0].iterations.steps_per_rmap_item_mean > 10000 and $r.cases[0].iterations.steps_per_rmap_item_mean < 40000"
+assert_jq "iterations: KSM steps per walk in the millions" "$j" \
+	"$r.cases[0].iterations.steps_per_walk_mean > 1000000"
+assert_jq "iterations: anon walks take a handful of steps" "$j" \
+	"$r.cases[1].iterations.steps_per_walk_mean < 10"
+assert_jq "iterations: the counted walks were slower, and said so" "$j" \
+	"$r.cases[0].iterations.walk_ms_while_counting.mean > $r.cases[0].latency_ms.mean"
+assert "the report gives steps per walk and per rmap_item" \
+	grep -q "interval-tree steps per walk" "$out/report.txt"
+assert_jq "probe cost: the trigger was timed with and without the probe" \
+	"$j" "$r.cases | all(.probe_cost.trigger_s_with_probe > 0 and .probe_cost.trigger_s_without > 0)"
 assert "the report says which probe measured and what it is" \
 	grep -q "It bounds: it is the walk itself" "$out/report.txt"
 assert "vm-run printed the guest's progress" \

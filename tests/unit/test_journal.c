@@ -182,6 +182,34 @@ static void test_failure_is_kept(void)
 	CHECK(rr_path_exists(failed));
 }
 
+/*
+ * A dynamic event of ours is disabled everywhere, then removed with an
+ * appended "-:" line: dynamic_events must never be truncated, which
+ * would remove every dynamic event of the system.
+ */
+static void test_dynevent(void)
+{
+	char p[512], ev[128];
+
+	setup();
+	snprintf(p, sizeof(p), "mkdir -p %s/events/rmap_repro/rr_walk_ksm %s/instances/other/events/rmap_repro/rr_walk_ksm",
+		 dir, dir);
+	CHECK_EQ(system(p), 0);
+	put("events/rmap_repro/rr_walk_ksm/enable", "1");
+	put("instances/other/events/rmap_repro/rr_walk_ksm/enable", "1");
+	put("dynamic_events", "p:someone/else do_sys_open\n");
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_DYNEVENT, "rmap_repro/rr_walk_ksm", dir), 0);
+	/* One that no longer exists: nothing to do. */
+	CHECK_EQ(journal_record(J_DYNEVENT, "rmap_repro/rr_gone", dir), 0);
+	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
+	CHECK_STR(get("events/rmap_repro/rr_walk_ksm/enable"), "0");
+	CHECK_STR(get("instances/other/events/rmap_repro/rr_walk_ksm/enable"),
+		  "0");
+	snprintf(ev, sizeof(ev), "%s", get("dynamic_events"));
+	CHECK_STR(ev, "p:someone/else do_sys_open\n-:rmap_repro/rr_walk_ksm");
+}
+
 static void test_lock(void)
 {
 	char holder[128] = "";
@@ -199,4 +227,4 @@ static void test_lock(void)
 TEST_MAIN(T(test_record_once_and_replay), T(test_reverse_order),
 	  T(test_bracketed_value), T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
-	  T(test_lock))
+	  T(test_dynevent), T(test_lock))
