@@ -29,7 +29,7 @@ static bool kernel_at_least(int major, int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
-static bool has_tracer(const char *name)
+bool rr_has_tracer(const char *name)
 {
 	char **list = tracefs_tracers(NULL);
 	bool found = false;
@@ -76,7 +76,7 @@ static bool ftrace_can_trace(struct rr_walkfn *fns, char *why, size_t len)
 
 static bool funcgraph_ok(struct rr_walkfn *fns, char *why, size_t len)
 {
-	if (!has_tracer("function_graph")) {
+	if (!rr_has_tracer("function_graph")) {
 		snprintf(why, len,
 			 "no function_graph tracer here (CONFIG_FUNCTION_GRAPH_TRACER off, or not permitted)");
 		return false;

@@ -68,6 +68,8 @@ int rr_probe_prepare_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 /* Per firing: restrict function tracing to these tasks. */
 int rr_probe_set_pids(const struct rr_probe_setup *ps, struct rr_trace *t,
 		      const int *pids, int n);
+/* Does the kernel offer this tracer (available_tracers)? */
+bool rr_has_tracer(const char *name);
 /* Remove kprobes of the suite's group left by a run that died. */
 int rr_probe_sweep(void);
 

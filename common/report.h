@@ -22,6 +22,8 @@ void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
  * not run). */
 void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size);
 void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size);
+/* Which clock times a probe's samples. */
+const char *rr_probe_clock(int bracket);
 /* How the victim was run, in a sentence or three. */
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size);
 /* "[128 ms, 256 ms)" */

@@ -51,6 +51,17 @@ static void unit(double us, char *buf, size_t size)
 		snprintf(buf, size, "%g us", us);
 }
 
+const char *rr_probe_clock(int bracket)
+{
+	const struct rr_bracket_def *d = &rr_brackets[bracket];
+
+	if (d->call_field)
+		return "the tracer's own calltime and rettime (trace_clock_local)";
+	if (d->dur_field)
+		return "the kernel's own duration field";
+	return "mono (the instance's trace_clock)";
+}
+
 void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size)
 {
 	double with = c->pass_s[RR_PASS_PROBE], without = c->pass_s[RR_PASS_BARE];
@@ -272,8 +283,9 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	d = &rr_brackets[r->bracket];
 	snprintf(buf, sizeof(buf),
-		 "%s: %s, paired per task, mono clock, private instance %s. One interval: %s. It bounds: %s.%s%s",
-		 d->id, r->probe.events, r->instance, d->what, d->bounds,
+		 "%s: %s, paired per task, timed by %s, private instance %s. One interval: %s. It bounds: %s.%s%s",
+		 d->id, r->probe.events, rr_probe_clock(r->bracket), r->instance,
+		 d->what, d->bounds,
 		 r->probe_why[0] ? " Chosen because: " : "", r->probe_why);
 	field(f, "Probe", buf);
 	rr_victim_text(r, buf, sizeof(buf));

@@ -196,14 +196,13 @@ int rr_read_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-int rr_write_file(const char *path, const char *val)
+static int write_with(const char *path, const char *val, int flags)
 {
 	size_t len = strlen(val);
 	ssize_t n;
 	int fd, err = 0;
 
-	/* O_TRUNC: harmless on sysfs/procfs, needed on plain files. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, val, len);
@@ -216,23 +215,15 @@ int rr_write_file(const char *path, const char *val)
 	return err;
 }
 
+int rr_write_file(const char *path, const char *val)
+{
+	/* O_TRUNC: harmless on sysfs/procfs, needed on plain files. */
+	return write_with(path, val, O_TRUNC);
+}
+
 int rr_append_file(const char *path, const char *val)
 {
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
+	return write_with(path, val, O_APPEND);
 }
 
 int rr_read_ull(const char *path, unsigned long long *val)

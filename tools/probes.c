@@ -10,6 +10,7 @@
 
 #include "journal.h"
 #include "opts.h"
+#include "probe.h"
 #include "trace.h"
 #include "util.h"
 
@@ -34,19 +35,6 @@ static const struct check checks[] = {
 	{ "ksm-scan", "ksm", "ksm_start_scan", "ksm_stop_scan",
 	  "KSM full-scan time" },
 };
-
-static bool tracer(const char *name)
-{
-	char **list = tracefs_tracers(NULL);
-	bool found = false;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(list[i], name))
-			found = true;
-	tracefs_list_free(list);
-	return found;
-}
 
 /* "vmscan/mm_vmscan_memcg_reclaim_{begin,end}": short enough for mail. */
 static void events(const struct check *c, char *buf, size_t size)
@@ -89,12 +77,12 @@ static void inventory(bool json)
 	}
 	if (json) {
 		printf(", \"function_graph\": %s, \"kprobe_events\": %s}\n",
-		       tracer("function_graph") ? "true" : "false",
+		       rr_has_tracer("function_graph") ? "true" : "false",
 		       tracefs_file_exists(NULL, "kprobe_events") ?
 		       "true" : "false");
 	} else {
 		printf("%-17s %-3s tracer (available_tracers)\n",
-		       "function_graph", tracer("function_graph") ? "yes" : "no");
+		       "function_graph", rr_has_tracer("function_graph") ? "yes" : "no");
 		printf("%-17s %-3s kprobe_events file\n", "kprobes",
 		       tracefs_file_exists(NULL, "kprobe_events") ? "yes" : "no");
 	}
