@@ -44,6 +44,27 @@ struct rr_probe_setup {
 };
 
 /*
+ * One backend per file. available() fills ps->bracket (and the walk
+ * functions) and changes nothing; the others may be NULL.
+ */
+struct rr_probe_ops {
+	int kind;
+	bool (*available)(struct rr_probe_setup *ps, int trigger_bracket,
+			  char *why, size_t len);
+	/* before the instance exists (journaled objects) */
+	int (*prepare)(struct rr_probe_setup *ps, char *why, size_t len);
+	/* in the instance */
+	int (*prepare_instance)(struct rr_probe_setup *ps,
+				struct rr_trace *t, char *why, size_t len);
+	/* per firing: the tasks to trace */
+	int (*set_pids)(const struct rr_probe_setup *ps, struct rr_trace *t,
+			const int *pids, int n);
+};
+
+extern const struct rr_probe_ops rr_probe_funcgraph;
+extern const struct rr_probe_ops rr_probe_kprobe;
+
+/*
  * Is this probe usable here? why says why not. Needs tracefs mounted;
  * changes nothing.
  */

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kprobe probe: a kprobe at the entry and a kretprobe at the return
+ * of each walk function, dynamic events of the suite's own group
+ * (rmap_repro/rr_walk_TYPE and rr_walk_TYPE_ret). They are journaled
+ * before they are made, and before the instance exists, so that the
+ * replay removes the instance first and then them; only the suite's own
+ * group is ever removed.
+ */
+#include <errno.h>
+#include <string.h>
+#include <tracefs.h>
+
+#include "bracket.h"
+#include "journal.h"
+#include "probe.h"
+#include "util.h"
+
+static bool kprobe_available(struct rr_probe_setup *ps, int trigger_bracket,
+			     char *why, size_t len)
+{
+	struct rr_walkfn *fns = ps->fns;
+
+	ps->bracket = RR_BR_KPROBE;
+	if (!tracefs_file_exists(NULL, "kprobe_events")) {
+		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
+		return false;
+	}
+	if (!rr_walkfn_resolve(fns) || !fns[RR_PT_KSM].found) {
+		snprintf(why, len, "rmap_walk_ksm is not in /proc/kallsyms");
+		return false;
+	}
+	return true;
+}
+
+static int make_kprobe(const char *event, const char *func, bool ret,
+		       char *why, size_t len)
+{
+	struct tracefs_dynevent *ev;
+	char path[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", RR_KPROBE_GROUP, event);
+	err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
+	if (err) {
+		snprintf(why, len, "journal: %s", strerror(-err));
+		return err;
+	}
+	ev = ret ? tracefs_kretprobe_alloc(RR_KPROBE_GROUP, event, func, NULL,
+					   0) :
+		   tracefs_kprobe_alloc(RR_KPROBE_GROUP, event, func, NULL);
+	if (!ev || tracefs_dynevent_create(ev)) {
+		err = errno ? -errno : -EIO;
+		snprintf(why, len, "cannot create %s on %s: %s", path, func,
+			 strerror(-err));
+		tracefs_dynevent_free(ev);
+		return err;
+	}
+	tracefs_dynevent_free(ev);
+	return 0;
+}
+
+static int kprobe_prepare(struct rr_probe_setup *ps, char *why, size_t len)
+{
+	char entry[64], ret[64];
+	int t, err;
+
+	for (t = 0; t < RR_PT_MAX; t++) {
+		if (!ps->fns[t].found)
+			continue;
+		rr_kprobe_names(t, entry, ret, sizeof(entry));
+		err = make_kprobe(entry, ps->fns[t].name, false, why, len);
+		if (!err)
+			err = make_kprobe(ret, ps->fns[t].name, true, why, len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rr_probe_sweep(void)
+{
+	struct tracefs_dynevent **evs;
+	int i, n = 0;
+
+	evs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE |
+				       TRACEFS_DYNEVENT_KRETPROBE,
+				       RR_KPROBE_GROUP);
+	for (i = 0; evs && evs[i]; i++)
+		if (!tracefs_dynevent_destroy(evs[i], true))
+			n++;
+	tracefs_dynevent_list_free(evs);
+	if (n)
+		rr_msg("removed %d stale %s dynamic events", n, RR_KPROBE_GROUP);
+	return n;
+}
+
+const struct rr_probe_ops rr_probe_kprobe = {
+	.kind = RR_PROBE_KPROBE,
+	.available = kprobe_available,
+	.prepare = kprobe_prepare,
+};
