@@ -191,6 +191,24 @@ static void cross_table(FILE *f, const struct rr_result *r)
 	}
 }
 
+/* One "case: sentence" line per case that has one, under a label. */
+static void per_case(FILE *f, const struct rr_result *r, const char *label,
+		     void (*text)(const struct rr_case_result *, char *,
+				  size_t))
+{
+	char buf[1024], line[1100];
+	int i, shown = 0;
+
+	for (i = 0; i < r->nr_cases; i++) {
+		text(&r->cases[i], buf, sizeof(buf));
+		if (!buf[0])
+			continue;
+		snprintf(line, sizeof(line), "%s: %s",
+			 rr_page_type_name(r->cases[i].type), buf);
+		field(f, shown++ ? "" : label, line);
+	}
+}
+
 static void histograms(FILE *f, const struct rr_result *r)
 {
 	char label[64], line[512];
@@ -219,10 +237,10 @@ static void histograms(FILE *f, const struct rr_result *r)
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
-	char buf[1536], line[1600], split[32];
+	char buf[1536], split[32];
 	const struct rr_bracket_def *d;
 	const char *p;
-	int i, cost_shown = 0, iter_shown = 0;
+	int i;
 
 	for (i = 0; i < r->nr_cases; i++)
 		if (r->cases[i].type == RR_PT_KSM)
@@ -315,22 +333,8 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);
 	}
-	for (i = 0; i < r->nr_cases; i++) {
-		rr_cost_text(&r->cases[i], buf, sizeof(buf));
-		if (!buf[0])
-			continue;
-		snprintf(line, sizeof(line), "%s: %s",
-			 rr_page_type_name(r->cases[i].type), buf);
-		field(f, cost_shown++ ? "" : "Cost", line);
-	}
-	for (i = 0; i < r->nr_cases; i++) {
-		rr_iter_text(&r->cases[i], buf, sizeof(buf));
-		if (!buf[0])
-			continue;
-		snprintf(line, sizeof(line), "%s: %s",
-			 rr_page_type_name(r->cases[i].type), buf);
-		field(f, iter_shown++ ? "" : "Steps", line);
-	}
+	per_case(f, r, "Cost", rr_cost_text);
+	per_case(f, r, "Steps", rr_iter_text);
 	snprintf(buf, sizeof(buf),
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",
 		 r->setup_s, r->merge_s, r->trigger_s, r->total_s);
