@@ -46,7 +46,7 @@ static void stats(struct rr_json *j, const char *key,
 static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
-	const struct rr_bracket_def *d = &rr_brackets[r->bracket];
+	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
 	char reach[256];
 	int k;
 
@@ -57,7 +57,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_str(j, "probe", d->id);
 	json_obj_begin(j, "probe_detail");
 	json_str(j, "events", r->probe.events);
-	json_str(j, "clock", rr_probe_clock(r->bracket));
+	json_str(j, "clock", rr_probe_clock(r->probe.bracket));
 	json_str(j, "interval", d->what);
 	json_str(j, "bounds", d->bounds);
 	json_bool(j, "walk_level", d->walk);

@@ -26,7 +26,7 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		fprintf(f, "    KTAP version 1\n");
 		fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
 			rr_trigger_names[r->trigger],
-			rr_brackets[r->bracket].id, r->probe.events,
+			rr_brackets[r->probe.bracket].id, r->probe.events,
 			r->runs, r->threshold_ms);
 		fprintf(f, "    1..%d\n", r->nr_cases);
 	}

@@ -171,7 +171,7 @@ static void cross_table(FILE *f, const struct rr_result *r)
 	int i, k;
 
 	fprintf(f, "\nCross-check, the same walks by other probes in the same pass, ms\n(vs %s):\n",
-		rr_brackets[r->bracket].id);
+		rr_brackets[r->probe.bracket].id);
 	fprintf(f, "%-5s %-10s %6s %10s %7s %10s %7s\n", "case", "probe", "n",
 		"mean", "diff", "max", "diff");
 	for (i = 0; i < r->nr_cases; i++) {
@@ -299,10 +299,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 group ? group + 1 : r->memcg, r->swap);
 		field(f, "", buf);
 	}
-	d = &rr_brackets[r->bracket];
+	d = &rr_brackets[r->probe.bracket];
 	snprintf(buf, sizeof(buf),
 		 "%s: %s, paired per task, timed by %s, private instance %s. One interval: %s. It bounds: %s.%s%s",
-		 d->id, r->probe.events, rr_probe_clock(r->bracket), r->instance,
+		 d->id, r->probe.events, rr_probe_clock(r->probe.bracket), r->instance,
 		 d->what, d->bounds,
 		 r->probe_why[0] ? " Chosen because: " : "", r->probe_why);
 	field(f, "Probe", buf);

@@ -91,7 +91,6 @@ struct rr_result {
 	int trigger;			/* enum rr_trigger */
 	char trigger_why[256];		/* why this trigger */
 	char trigger_how[256];		/* what the last trigger did */
-	int bracket;			/* the probe: enum rr_bracket_id */
 	int victim;			/* enum rr_victim_mode, resolved */
 	struct rr_probe_setup probe;	/* chosen by the parent */
 	int nr_cross;

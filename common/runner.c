@@ -221,7 +221,6 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
 		return false;
 	}
-	res->bracket = res->probe.bracket;
 	res->probe_cost = rr_cfg.probe_cost;
 	res->iterations = rr_cfg.iterations;
 	if (res->iterations && !rr_iters_available(why, sizeof(why))) {

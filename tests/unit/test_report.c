@@ -31,7 +31,7 @@ static void base(struct rr_result *r, double ksm, double anon, double file)
 	snprintf(r->sys.release, sizeof(r->sys.release), "6.18.0-test");
 	snprintf(r->reason, sizeof(r->reason), "quote \" and\ttab");
 	r->trigger = RR_TRIG_RECLAIM;
-	r->bracket = RR_BR_MEMCG_RECLAIM;
+	r->probe.bracket = RR_BR_MEMCG_RECLAIM;
 	r->threshold_ms = 10;
 	r->min_ratio = 5;
 	r->runs = 3;
