@@ -258,8 +258,6 @@ static int fire(struct body *b, struct rr_case_result *c,
 		c->moved += b->tctx.moved;
 		c->move_failed += b->tctx.failed;
 	}
-	c->trigger_s += secs(dt);
-	res->trigger_s += secs(dt);
 	c->pass_s[pass] += secs(dt);
 	c->passes[pass]++;
 	if (v) {
@@ -329,7 +327,6 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	err = rr_pattern_build(p, &spec, why, len);
 	t1 = rr_now_ns();
 	c->setup_s += secs(t1 - t0);
-	res->setup_s += secs(t1 - t0);
 	c->pages = spec.pages;
 	c->vmas = p->vmas;
 	if (err || c->type != RR_PT_KSM)
@@ -338,7 +335,6 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	rr_phase(res, "case %s run %u: merge", name, run);
 	err = rr_ksm_merge(p->filled, &c->ksm, why, len);
 	c->merge_s += secs(rr_now_ns() - t1);
-	res->merge_s += secs(rr_now_ns() - t1);
 	if (!err && c->ksm.merging_pages <= 0) {
 		snprintf(why, len, "KSM merged no page");
 		err = -EAGAIN;

@@ -134,7 +134,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_obj_begin(j, "timing_s");
 	json_num(j, "setup", c->setup_s, 3);
 	json_num(j, "merge", c->merge_s, 3);
-	json_num(j, "trigger", c->trigger_s, 3);
+	json_num(j, "trigger", rr_case_trigger_s(c), 3);
 	json_obj_end(j);
 	json_obj_end(j);
 }
@@ -143,6 +143,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
 	struct rr_json j;
+	double setup, merge, trigger;
 	char text[1024];
 	int i;
 
@@ -210,9 +211,10 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_arr_end(&j);
 
 	json_obj_begin(&j, "timing_s");
-	json_num(&j, "setup", r->setup_s, 3);
-	json_num(&j, "merge", r->merge_s, 3);
-	json_num(&j, "trigger", r->trigger_s, 3);
+	rr_result_timing(r, &setup, &merge, &trigger);
+	json_num(&j, "setup", setup, 3);
+	json_num(&j, "merge", merge, 3);
+	json_num(&j, "trigger", trigger, 3);
 	json_num(&j, "total", r->total_s, 3);
 	json_obj_end(&j);
 	json_int(&j, "max_rss_kb", r->max_rss_kb);

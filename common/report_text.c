@@ -238,6 +238,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
 	char buf[1536], split[32];
+	double setup, merge, trigger;
 	const struct rr_bracket_def *d;
 	const char *p;
 	int i;
@@ -335,9 +336,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	per_case(f, r, "Cost", rr_cost_text);
 	per_case(f, r, "Steps", rr_iter_text);
+	rr_result_timing(r, &setup, &merge, &trigger);
 	snprintf(buf, sizeof(buf),
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",
-		 r->setup_s, r->merge_s, r->trigger_s, r->total_s);
+		 setup, merge, trigger, r->total_s);
 	field(f, "Timing", buf);
 	if (r->oom_kill_after != r->oom_kill_before)
 		snprintf(buf, sizeof(buf),

@@ -42,6 +42,29 @@ void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
 	va_end(ap);
 }
 
+double rr_case_trigger_s(const struct rr_case_result *c)
+{
+	double s = 0;
+	int p;
+
+	for (p = 0; p < RR_PASS_MAX; p++)
+		s += c->pass_s[p];
+	return s;
+}
+
+void rr_result_timing(const struct rr_result *r, double *setup,
+		      double *merge, double *trigger)
+{
+	int i;
+
+	*setup = *merge = *trigger = 0;
+	for (i = 0; i < r->nr_cases; i++) {
+		*setup += r->cases[i].setup_s;
+		*merge += r->cases[i].merge_s;
+		*trigger += rr_case_trigger_s(&r->cases[i]);
+	}
+}
+
 int rr_exit_code(enum rr_verdict v)
 {
 	switch (v) {

@@ -77,7 +77,7 @@ struct rr_case_result {
 	size_t pages, vmas;
 	struct rr_ksm_counters ksm;	/* after the last merge */
 	unsigned int runs;
-	double setup_s, merge_s, trigger_s;
+	double setup_s, merge_s;
 };
 
 struct rr_result {
@@ -108,7 +108,7 @@ struct rr_result {
 	unsigned long long max_page_sharing;
 	int nr_cases;
 	struct rr_case_result cases[RR_PT_MAX];
-	double setup_s, merge_s, trigger_s, total_s;
+	double total_s;
 	unsigned long long oom_kill_before, oom_kill_after;
 	long max_rss_kb;		/* of the measuring child */
 	bool restore_ran;
@@ -128,6 +128,11 @@ struct rr_case_result *rr_result_case(struct rr_result *r,
 void rr_verdict_compute(struct rr_result *r);
 void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Seconds spent firing triggers in a case, all passes. */
+double rr_case_trigger_s(const struct rr_case_result *c);
+/* The run's phase times: sums over its cases. */
+void rr_result_timing(const struct rr_result *r, double *setup,
+		      double *merge, double *trigger);
 /* kselftest exit code: 0 not reproduced, 1 reproduced, 4 skip, 2 error */
 int rr_exit_code(enum rr_verdict v);
 
