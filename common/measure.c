@@ -160,8 +160,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
 	int nprobes = pass == RR_PASS_PROBE ? 1 + res->nr_cross : 1, k;
 	struct rr_ticker *tick;
-	size_t present0 = 0, present1, swapped, i;
-	void **pages;
+	size_t present0 = 0, present1, swapped;
 	char filter[128], phase[128];
 	uint64_t t0, dt;
 	int pids[2], npids = 0, err = 0, ferr;
@@ -227,17 +226,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	 * them. The group holds only this process, so nothing else pays.
 	 */
 	b->tctx.reclaim_bytes = RR_RECLAIM_ALL;
-	/* move_pages() gets every filled page (a KSM page moves once). */
-	pages = calloc(p->filled, sizeof(*pages));
-	if (!pages) {
-		snprintf(why, len, "no memory for the page list");
-		return -ENOMEM;
-	}
-	for (i = 0; i < p->filled; i++)
-		pages[i] = p->addr + rr_pattern_filled_index(p, i) *
-			   rr_page_size();
-	b->tctx.pages = pages;
-	b->tctx.nr_pages = p->filled;
+	b->tctx.pattern = p;
 	b->tctx.moved = b->tctx.failed = 0;
 
 	if (probe)
@@ -252,8 +241,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 			       sizeof(res->trigger_how));
 	dt = rr_now_ns() - t0;
 	rr_ticker_stop(tick);
-	free(pages);
-	b->tctx.pages = NULL;
+	b->tctx.pattern = NULL;
 	if (pass == RR_PASS_PROBE) {
 		c->moved += b->tctx.moved;
 		c->move_failed += b->tctx.failed;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bracket.h"
@@ -111,14 +112,27 @@ static int compact(long node, char *how, size_t len)
 
 static int migrate(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
+	const struct rr_pattern *p = ctx->pattern;
 	struct rr_migrate_stats st;
-	int err = rr_migrate_pages(ctx->pages, ctx->nr_pages, &st);
+	void **pages;
+	size_t i;
+	int err;
+
+	/* Every filled page: a KSM page moves once, then stays put. */
+	pages = calloc(p->filled, sizeof(*pages));
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < p->filled; i++)
+		pages[i] = p->addr + rr_pattern_filled_index(p, i) *
+			   rr_page_size();
+	err = rr_migrate_pages(pages, p->filled, &st);
+	free(pages);
 
 	ctx->moved += st.moved;
 	ctx->failed += st.failed;
 	snprintf(how, len,
 		 "move_pages(MPOL_MF_MOVE_ALL) of %zu pages to the next node: %lu moved, %lu failed%s%s (%u tries)",
-		 ctx->nr_pages, st.moved, st.failed, st.failed ? ": " : "",
+		 p->filled, st.moved, st.failed, st.failed ? ": " : "",
 		 st.failed ? strerror(-st.first_error) : "", st.tries);
 	return err;
 }

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "memcg.h"
+#include "pattern.h"
 
 enum rr_trigger {
 	RR_TRIG_AUTO,
@@ -57,8 +58,7 @@ struct rr_trigger_ctx {
 	const struct rr_memcg *cg;		/* reclaim */
 	unsigned long long reclaim_bytes;	/* reclaim */
 	long compact_node;			/* compact: -1 = all */
-	void **pages;				/* migrate: what to move */
-	size_t nr_pages;
+	const struct rr_pattern *pattern;	/* migrate: its filled pages */
 	unsigned long moved, failed;		/* migrate: outcome */
 };
 
