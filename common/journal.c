@@ -356,28 +356,9 @@ static int undo_rmdir(const char *dir, bool verbose)
 	return -EBUSY;
 }
 
-static bool is_mount_point(const char *dir)
-{
-	char line[1024];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mounts", "re");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char where[512];
-
-		if (sscanf(line, "%*s %511s", where) == 1 &&
-		    !strcmp(where, dir))
-			found = true;
-	}
-	fclose(f);
-	return found;
-}
-
 static int undo_mount(const char *dir, bool verbose)
 {
-	if (!is_mount_point(dir))
+	if (!rr_mounted(dir, NULL))
 		return 0;
 	if (umount(dir))
 		return -errno;

@@ -14,28 +14,12 @@
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 
-static bool tracefs_mounted(void)
-{
-	char line[1024], fs[64];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mounts", "re");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %*s %63s", fs) == 1 &&
-		    !strcmp(fs, "tracefs"))
-			found = true;
-	fclose(f);
-	return found;
-}
-
 int rr_trace_mount(char *why, size_t len)
 {
 	int err;
 
 	/* libtracefs would mount it silently; do it here, journaled. */
-	if (tracefs_mounted())
+	if (rr_mounted(NULL, "tracefs"))
 		return 0;
 	err = journal_record(J_MOUNT, TRACEFS_DIR, "");
 	if (!err && mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL))

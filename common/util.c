@@ -387,3 +387,20 @@ void rr_wrap(FILE *f, const char *text, int col, int indent, int width)
 	}
 	fputc('\n', f);
 }
+
+bool rr_mounted(const char *dir, const char *fstype)
+{
+	char line[1024], where[512], fs[64];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return false;
+	/* "source mountpoint fstype options 0 0" */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %511s %63s", where, fs) == 2 &&
+			(!dir || !strcmp(where, dir)) &&
+			(!fstype || !strcmp(fs, fstype));
+	fclose(f);
+	return found;
+}

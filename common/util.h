@@ -78,6 +78,9 @@ int rr_run(const char *const argv[], bool quiet);
 
 size_t rr_page_size(void);
 
+/* Is something mounted at dir (NULL: anywhere) of fstype (NULL: any)? */
+bool rr_mounted(const char *dir, const char *fstype);
+
 /*
  * Print text from column col, breaking lines at blanks before width and
  * starting each new line at column indent; ends with a newline. A word
