@@ -109,6 +109,14 @@ static int setup(struct body *b, char *why, size_t len)
 			return err;
 		rr_swap_describe(&swap, res->swap, sizeof(res->swap));
 		b->tctx.cg = &b->cg;
+		/*
+		 * Ask for everything the group holds. Reclaim deactivates
+		 * active pages only once the inactive list runs low, and
+		 * KSM pages sit on the active list after merging: a
+		 * smaller target never reaches them. The group holds only
+		 * this process, so nothing else pays.
+		 */
+		b->tctx.reclaim_bytes = RR_RECLAIM_ALL;
 	}
 	b->tctx.compact_node = strcmp(rr_cfg.compact_node, "all") ?
 			       atol(rr_cfg.compact_node) : -1;
@@ -219,13 +227,6 @@ static int fire(struct body *b, struct rr_case_result *c,
 		if (rr_pattern_residency(p, &present0, &swapped))
 			present0 = 0;
 	}
-	/*
-	 * Ask for everything the group holds. Reclaim deactivates active
-	 * pages only once the inactive list runs low, and KSM pages sit on
-	 * the active list after merging: a smaller target never reaches
-	 * them. The group holds only this process, so nothing else pays.
-	 */
-	b->tctx.reclaim_bytes = RR_RECLAIM_ALL;
 	b->tctx.pattern = p;
 	b->tctx.moved = b->tctx.failed = 0;
 
