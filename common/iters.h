@@ -7,24 +7,77 @@
  * both feed hist triggers keyed by task, so the counting happens in the
  * kernel and nothing per step reaches the ring buffer. The probes slow
  * the walks down: the counting pass is separate and says by how much.
+ *
+ * Per rmap_item and per walk: iter_first() also stores the time it ran
+ * in a hist variable of its task (rr_sid); it and every iter_next() of
+ * the task fire the synthetic event rmap_repro_step(sid = that time), and
+ * a hist keyed by sid counts them. An rmap_item is thus one sid with its count,
+ * and it belongs to the walk whose recorded span holds its sid. Still
+ * nothing per step reaches the ring buffer.
  */
 #ifndef RR_ITERS_H
 #define RR_ITERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "bracket.h"
+#include "stats.h"
 #include "trace.h"
 
+#define RR_STEP_SYNTH "rmap_repro_step"
+
+/* One rmap_item: when its iter_first() ran, and its steps (calls). */
+struct rr_item_count {
+	uint64_t sid;
+	uint64_t steps;
+};
+
+struct rr_iter_counts {
+	unsigned long long first, next;	/* the task's totals */
+	struct rr_item_count *items;	/* per rmap_item, when armed so */
+	size_t nitems;
+	unsigned long long dropped;	/* rmap_items the hist had no room for */
+};
+
 bool rr_iters_available(char *why, size_t len);
-/* Create the kprobes (journaled; before the instance exists). */
-int rr_iters_prepare(char *why, size_t len);
-/* Start counting the steps of one task in the instance. */
-int rr_iters_arm(struct rr_trace *t, int pid, char *why, size_t len);
+/*
+ * Create the kprobes and, when the kernel has synthetic events, the step
+ * event (journaled; before the instance exists). *per_item says whether
+ * per-rmap_item counting is possible; if not, note says why.
+ */
+int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
+		     size_t len);
+/*
+ * Start counting the steps of one task in the instance. If the per-item
+ * triggers are refused, *per_item becomes false, note says why, and the
+ * totals are counted alone.
+ */
+int rr_iters_arm(struct rr_trace *t, int pid, bool *per_item, char *note,
+		 size_t nlen, char *why, size_t len);
 /* Read the counts of that task and stop counting. */
-int rr_iters_read(struct rr_trace *t, int pid, unsigned long long *first,
-		  unsigned long long *next);
+int rr_iters_read(struct rr_trace *t, int pid, bool per_item,
+		  struct rr_iter_counts *out);
+void rr_iter_counts_free(struct rr_iter_counts *c);
 /* Sum the hitcount of a task's entries in a hist file's text. */
 unsigned long long rr_hist_hitcount(const char *text, int pid);
+/*
+ * The entries of a hist keyed by one numeric field: key and hitcount
+ * pairs, and the "Dropped:" total. Returns the number of entries or -1.
+ */
+long rr_hist_items(const char *text, const char *key,
+		   struct rr_item_count **out, unsigned long long *dropped);
+/*
+ * Give each rmap_item to the span (walk) that holds its sid and add its
+ * steps to per_item and, summed per span, to
+ * per_walk. Returns the steps of rmap_items outside every span; *outside
+ * gets their number.
+ */
+unsigned long long rr_iters_attribute(struct rr_item_count *items, size_t n,
+				      struct rr_spans *spans,
+				      struct rr_samples *per_walk,
+				      struct rr_samples *per_item,
+				      size_t *outside);
 
 #endif

@@ -26,6 +26,7 @@
 
 struct case_state {
 	struct rr_samples lat, victim, count;
+	struct rr_samples walk_steps, item_steps;	/* --iterations */
 	struct rr_samples cross[RR_MAX_CROSS];
 };
 
@@ -74,7 +75,9 @@ static int setup(struct body *b, char *why, size_t len)
 	rr_probe_sweep();
 	err = rr_probe_prepare(&res->probe, why, len);
 	if (!err && res->iterations)
-		err = rr_iters_prepare(why, len);
+		err = rr_iters_prepare(&res->iter_items,
+				       res->iter_items_note,
+				       sizeof(res->iter_items_note), why, len);
 	for (i = 0; !err && i < res->nr_cross; i++)
 		err = rr_probe_prepare(&res->cross[i], why, len);
 	if (!err)
@@ -147,6 +150,26 @@ static void publish(struct body *b, struct rr_case_result *c)
 	for (i = 0; i < b->res->nr_cross; i++)
 		rr_stats_compute(cs->cross[i].v, cs->cross[i].n, &c->cross[i]);
 	rr_stats_compute(cs->count.v, cs->count.n, &c->count_lat);
+	rr_stats_compute(cs->walk_steps.v, cs->walk_steps.n, &c->walk_steps);
+	rr_stats_compute(cs->item_steps.v, cs->item_steps.n, &c->item_steps);
+}
+
+/* Add one counting pass's step counts to the case. */
+static void add_counts(struct body *b, struct rr_case_result *c,
+		       struct rr_iter_counts *ic, struct rr_spans *spans)
+{
+	struct case_state *cs = &b->cs[c->type];
+	size_t outside;
+
+	c->iter_first += ic->first;
+	c->iter_next += ic->next;
+	if (!b->res->iter_items)
+		return;
+	c->items_dropped += ic->dropped;
+	c->steps_outside += rr_iters_attribute(ic->items, ic->nitems, spans,
+					       &cs->walk_steps,
+					       &cs->item_steps, &outside);
+	c->items_outside += outside;
 }
 
 /*
@@ -162,7 +185,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct rr_result *res = b->res;
 	struct case_state *cs = &b->cs[c->type];
 	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
-	unsigned long long first = 0, next = 0;
+	struct rr_iter_counts ic = { 0 };
+	struct rr_spans spans = { 0 };
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
 	struct rr_bprobe bps[1 + RR_MAX_CROSS], *bpp[1 + RR_MAX_CROSS];
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
@@ -198,6 +222,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 				  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
 			rr_bprobe_init(&bps[k], b->trace.tep, ps->bracket);
 			bps[k].fns = ps->fns;
+			if (pass == RR_PASS_COUNT)
+				bps[k].spans = &spans;
 			memcpy(bps[k].pids, pids, npids * sizeof(*pids));
 			bps[k].npids = npids;
 			err = rr_probe_set_pids(ps, &b->trace, pids, npids);
@@ -218,7 +244,11 @@ static int fire(struct body *b, struct rr_case_result *c,
 					    why, len);
 		}
 		if (!err && pass == RR_PASS_COUNT)
-			err = rr_iters_arm(&b->trace, getpid(), why, len);
+			err = rr_iters_arm(&b->trace, getpid(),
+					   &res->iter_items,
+					   res->iter_items_note,
+					   sizeof(res->iter_items_note), why,
+					   len);
 		if (err) {
 			if (!why[0])
 				snprintf(why, len, "cannot arm the hist triggers");
@@ -263,10 +293,12 @@ static int fire(struct body *b, struct rr_case_result *c,
 					     pres);
 		if (pass == RR_PASS_COUNT) {
 			if (!err)
-				err = rr_iters_read(&b->trace, getpid(), &first,
-						    &next);
-			c->iter_first += first;
-			c->iter_next += next;
+				err = rr_iters_read(&b->trace, getpid(),
+						    res->iter_items, &ic);
+			if (!err)
+				add_counts(b, c, &ic, &spans);
+			rr_iter_counts_free(&ic);
+			rr_spans_free(&spans);
 			c->count_walks += pres[0].counted;
 			if (err)
 				snprintf(why, len, "cannot read the step counts");
@@ -485,6 +517,8 @@ out:
 		rr_samples_free(&b.cs[i].lat);
 		rr_samples_free(&b.cs[i].victim);
 		rr_samples_free(&b.cs[i].count);
+		rr_samples_free(&b.cs[i].walk_steps);
+		rr_samples_free(&b.cs[i].item_steps);
 		for (int k = 0; k < RR_MAX_CROSS; k++)
 			rr_samples_free(&b.cs[i].cross[k]);
 	}

@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "bracket.h"
+#include "iters.h"
 #include "json.h"
 #include "report.h"
 #include "trigger.h"
+
+/* Counts (not latencies): no histogram. */
+static void counts(struct rr_json *j, const char *key,
+		   const struct rr_stats *s)
+{
+	json_obj_begin(j, key);
+	json_uint(j, "count", s->count);
+	if (s->count) {
+		json_num(j, "min", s->min, 0);
+		json_num(j, "mean", s->mean, 1);
+		json_num(j, "p50", s->p50, 0);
+		json_num(j, "max", s->max, 0);
+	} else {
+		json_null(j, "min");
+		json_null(j, "mean");
+		json_null(j, "p50");
+		json_null(j, "max");
+	}
+	json_obj_end(j);
+}
 
 static void stats(struct rr_json *j, const char *key,
 		  const struct rr_stats *s)
@@ -124,9 +145,24 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 			json_null(j, "steps_per_walk_mean");
 			json_null(j, "steps_per_rmap_item_mean");
 		}
+		if (r->iter_items) {
+			counts(j, "steps_per_walk", &c->walk_steps);
+			counts(j, "steps_per_rmap_item", &c->item_steps);
+			json_uint(j, "rmap_items_outside_walks",
+				  c->items_outside);
+			json_uint(j, "steps_outside_walks", c->steps_outside);
+			json_uint(j, "rmap_items_dropped", c->items_dropped);
+		} else {
+			json_null(j, "steps_per_walk");
+			json_null(j, "steps_per_rmap_item");
+		}
 		stats(j, "walk_ms_while_counting", &c->count_lat);
-		json_str(j, "counted_by",
+		json_str(j, "counted_by", r->iter_items ?
+			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item: synthetic/" RR_STEP_SYNTH "(sid = time of iter_first) fired per iter_next, hist keyed by sid; rmap_items go to the walk whose span holds their sid" :
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
+		if (!r->iter_items)
+			json_str(j, "per_rmap_item_unavailable",
+				 r->iter_items_note);
 		json_obj_end(j);
 	} else {
 		json_null(j, "iterations");

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bracket.h"
+#include "iters.h"
 #include "report.h"
 #include "trigger.h"
 #include "util.h"
@@ -78,6 +79,7 @@ void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size)
 void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size)
 {
 	unsigned long long steps = c->iter_first + c->iter_next;
+	size_t o;
 
 	buf[0] = '\0';
 	if (!c->passes[RR_PASS_COUNT])
@@ -88,12 +90,32 @@ void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size)
 			 steps, c->count_walks);
 		return;
 	}
-	snprintf(buf, size,
-		 "%.0f interval-tree steps per walk and %.0f per rmap_item (means: %llu steps, %llu iter_first calls, %llu walks); counting made the walks %.1fx slower (mean %.3f ms against %.3f ms uncounted)",
-		 (double)steps / c->count_walks, (double)steps / c->iter_first,
-		 steps, c->iter_first, c->count_walks,
-		 c->latency.mean > 0 ? c->count_lat.mean / c->latency.mean : 0,
-		 c->count_lat.mean, c->latency.mean);
+	o = snprintf(buf, size,
+		     "%.0f interval-tree steps per walk and %.0f per rmap_item (means: %llu steps, %llu iter_first calls, %llu walks)",
+		     (double)steps / c->count_walks,
+		     (double)steps / c->iter_first, steps, c->iter_first,
+		     c->count_walks);
+	if (c->walk_steps.count && o < size)
+		o += snprintf(buf + o, size - o,
+			      "; per walk max %.0f, p50 %.0f over %zu walks; per rmap_item max %.0f, p50 %.0f, mean %.0f over %zu rmap_items",
+			      c->walk_steps.max, c->walk_steps.p50,
+			      c->walk_steps.count, c->item_steps.max,
+			      c->item_steps.p50, c->item_steps.mean,
+			      c->item_steps.count);
+	if (c->items_outside && o < size)
+		o += snprintf(buf + o, size - o,
+			      " (%llu rmap_items, %llu steps, outside the counted walks)",
+			      c->items_outside, c->steps_outside);
+	if (c->items_dropped && o < size)
+		o += snprintf(buf + o, size - o,
+			      " (%llu rmap_items DROPPED: hist full, maxima incomplete)",
+			      c->items_dropped);
+	if (o < size)
+		snprintf(buf + o, size - o,
+			 "; counting made the walks %.1fx slower (mean %.3f ms against %.3f ms uncounted)",
+			 c->latency.mean > 0 ?
+			 c->count_lat.mean / c->latency.mean : 0,
+			 c->count_lat.mean, c->latency.mean);
 }
 
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
@@ -336,6 +358,12 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	per_case(f, r, "Cost", rr_cost_text);
 	per_case(f, r, "Steps", rr_iter_text);
+	if (r->iterations && !r->iter_items)
+		field(f, "", r->iter_items_note[0] ? r->iter_items_note :
+		      "steps per rmap_item not counted");
+	else if (r->iterations)
+		field(f, "",
+		      "counted in the kernel: kprobes on anon_vma_interval_tree_iter_first/_next, hist triggers per task and, through synthetic/" RR_STEP_SYNTH ", per rmap_item; an rmap_item's steps are its iter_first call and its iter_next calls, and it belongs to the walk whose span holds its iter_first");
 	rr_result_timing(r, &setup, &merge, &trigger);
 	snprintf(buf, sizeof(buf),
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",

@@ -64,6 +64,11 @@ struct rr_case_result {
 	/* --iterations: steps counted in the counting pass */
 	unsigned long long iter_first, iter_next, count_walks;
 	struct rr_stats count_lat;	/* the walks while counting, ms */
+	/* steps (counts, not ms) per walk and per rmap_item, when per_item */
+	struct rr_stats walk_steps, item_steps;
+	unsigned long long items_outside; /* rmap_items in no counted walk */
+	unsigned long long steps_outside; /* their steps */
+	unsigned long long items_dropped; /* the hist had no room for */
 	unsigned long victim_errors;
 	bool victim_truncated;
 	unsigned long long lost_events;
@@ -97,6 +102,8 @@ struct rr_result {
 	struct rr_probe_setup cross[RR_MAX_CROSS];
 	bool probe_cost;		/* a bare pass was run */
 	bool iterations;		/* a counting pass was run */
+	bool iter_items;		/* ... counting per rmap_item too */
+	char iter_items_note[256];	/* why not, if not */
 	char probe_why[512];		/* better probes passed over, why */
 	char swap[192];
 	char memcg[PATH_MAX + 16];
