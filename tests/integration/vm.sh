@@ -77,6 +77,12 @@ assert_jq "iterations: KSM steps per walk in the millions" "$j" \
 	"$r.cases[0].iterations.steps_per_walk_mean > 1000000"
 assert_jq "iterations: anon walks take a handful of steps" "$j" \
 	"$r.cases[1].iterations.steps_per_walk_mean < 10"
+assert_jq "iterations: per rmap_item max near the 20000 VMAs, over every rmap_item" "$j" \
+	"$r.cases[0].iterations.steps_per_rmap_item.max > 10000 and $r.cases[0].iterations.steps_per_rmap_item.max < 40000 and $r.cases[0].iterations.steps_per_rmap_item.count == $r.cases[0].iterations.iter_first_calls"
+assert_jq "iterations: per-walk steps add up to the task's totals" "$j" \
+	"$r.cases[0].iterations as \$i | (\$i.steps_per_walk.mean * \$i.steps_per_walk.count + \$i.steps_outside_walks - \$i.iter_first_calls - \$i.iter_next_calls) as \$d | (\$d < \$i.steps_per_walk.count and \$d > -\$i.steps_per_walk.count)"
+assert_jq "iterations: the largest KSM walk made at least the mean, in the millions" "$j" \
+	"$r.cases[0].iterations.steps_per_walk.max >= $r.cases[0].iterations.steps_per_walk_mean and $r.cases[0].iterations.steps_per_walk.max > 1000000"
 assert_jq "iterations: the counted walks were slower, and said so" "$j" \
 	"$r.cases[0].iterations.walk_ms_while_counting.mean > $r.cases[0].latency_ms.mean"
 assert "the report gives steps per walk and per rmap_item" \
