@@ -263,8 +263,13 @@ static int undo_knob(const char *path, const char *orig, bool verbose)
 	if (!strcmp(cur, orig))
 		return 0;
 	err = rr_write_file(path, orig);
+	/* One line per knob, also for a list such as set_ftrace_filter. */
+	for (char *p = cur; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
 	if (!err && verbose)
-		rr_msg("restored %s: %s -> %s", path, cur, orig);
+		rr_msg("restored %s: %s -> %s", path, cur,
+		       orig[0] ? orig : "(empty)");
 	return err;
 }
 

@@ -104,8 +104,8 @@ static void describe(struct rr_probe_setup *ps)
 	switch (ps->kind) {
 	case RR_PROBE_FUNCGRAPH:
 		snprintf(ps->events, sizeof(ps->events),
-			 "ftrace/funcgraph_entry .. ftrace/funcgraph_exit of %s",
-			 fns);
+			 "ftrace/funcgraph_entry .. ftrace/funcgraph_exit of %s%s",
+			 fns, ps->top ? " (top-level buffer)" : "");
 		break;
 	case RR_PROBE_KPROBE:
 		snprintf(ps->events, sizeof(ps->events),

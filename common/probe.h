@@ -6,8 +6,8 @@
  *              duration): tracepoints of patched kernels;
  *   funcgraph  function_graph on the walk functions only, in the private
  *              instance (Linux 6.11 and later: older kernels allow it at
- *              the top level only, which would clobber the global trace
- *              buffer, so it is not offered there);
+ *              the top level only, taken with --funcgraph-top when global
+ *              tracing is idle, journaled and restored);
  *   kprobe     a kprobe and a kretprobe on each walk function, dynamic
  *              events of the suite's own group, created through the
  *              journal and removed afterwards (never anyone else's);
@@ -41,7 +41,11 @@ struct rr_probe_setup {
 	int bracket;			/* enum rr_bracket_id measured */
 	struct rr_walkfn fns[RR_PT_MAX];
 	char events[256];		/* what is traced, for the report */
+	bool top;			/* funcgraph in the top-level buffer */
 };
+
+/* --funcgraph-top: allow function_graph in the top-level buffer. */
+extern bool rr_funcgraph_top;
 
 /*
  * One backend per file. available() fills ps->bracket (and the walk

@@ -2,20 +2,28 @@
 /*
  * The funcgraph probe: function_graph in the private instance, with only
  * the walk functions in its set_ftrace_filter and the reproducer's tasks
- * in its set_ftrace_pid. Linux 6.11 and later only: older kernels run
- * function_graph at the top level alone, which would clobber the global
- * trace buffer.
+ * in its set_ftrace_pid. Linux 6.11 and later: older kernels run
+ * function_graph at the top level alone. There, with --funcgraph-top, it
+ * runs in the top-level buffer, taken only while global tracing is idle
+ * (nop tracer, no event, no filter, an empty buffer): every global file
+ * it writes is journaled first and restored afterwards, and putting the
+ * nop tracer back leaves the buffer empty, as it was found.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <tracefs.h>
+#include <unistd.h>
 
 #include "bracket.h"
+#include "journal.h"
 #include "probe.h"
 #include "util.h"
+
+bool rr_funcgraph_top;
 
 static bool kernel_at_least(int major, int minor)
 {
@@ -72,6 +80,96 @@ static bool ftrace_can_trace(struct rr_walkfn *fns, char *why, size_t len)
 	return true;
 }
 
+/*
+ * A file of the top level, read (tracefs_instance_file_read() gives NULL
+ * for an empty file as for an error). Free it; NULL if unreadable.
+ */
+static char *top_read(const char *file)
+{
+	char path[PATH_MAX], *v = malloc(4096);
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs_tracing_dir(), file);
+	if (v && rr_read_file(path, v, 4096)) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * Does an ftrace function list file hold no function? Unset, they read
+ * "#### all functions enabled ####", "#### no functions disabled ####"
+ * or "no pid".
+ */
+static bool list_unset(const char *file)
+{
+	char *v = top_read(file);
+	bool unset = v && (!v[strspn(v, " \n")] || !strncmp(v, "####", 4) ||
+			   !strncmp(v, "no pid", 6));
+
+	free(v);
+	return unset;
+}
+
+/*
+ * Is global tracing unused: the nop tracer, no event enabled, no function
+ * filter or pid list, nothing in the buffer? Then function_graph at the
+ * top level destroys nobody's data.
+ */
+static bool top_idle(char *why, size_t len)
+{
+	static const char *const lists[] = {
+		"set_ftrace_filter", "set_ftrace_notrace", "set_graph_function",
+		"set_graph_notrace", "set_ftrace_pid", NULL
+	};
+	unsigned long long entries;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char file[64], *v, *path;
+	int i;
+
+	v = top_read("current_tracer");
+	if (!v || strncmp(v, "nop", 3)) {
+		snprintf(why, len,
+			 "global tracing is in use (current_tracer %.*s): function_graph needs the top level on this kernel",
+			 v ? (int)strcspn(v, "\n") : 1, v ? v : "?");
+		free(v);
+		return false;
+	}
+	free(v);
+	v = top_read("set_event");
+	if (!v || v[strspn(v, " \n")]) {
+		snprintf(why, len,
+			 "global tracing is in use (event %.*s enabled at the top level)",
+			 v ? (int)strcspn(v, "\n") : 1, v ? v : "?");
+		free(v);
+		return false;
+	}
+	free(v);
+	for (i = 0; lists[i]; i++)
+		if (!list_unset(lists[i])) {
+			snprintf(why, len,
+				 "global tracing is in use (the top-level %s is set)",
+				 lists[i]);
+			return false;
+		}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		path = tracefs_instance_get_file(NULL, file);
+		if (!path)
+			continue;
+		entries = 0;
+		rr_read_keyed(path, "entries", &entries);
+		tracefs_put_tracing_file(path);
+		if (entries) {
+			snprintf(why, len,
+				 "the global trace buffer holds %llu entries on CPU %ld: function_graph at the top level would clear them",
+				 entries, cpu);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool funcgraph_available(struct rr_probe_setup *ps, int trigger_bracket,
 				char *why, size_t len)
 {
@@ -83,11 +181,14 @@ static bool funcgraph_available(struct rr_probe_setup *ps, int trigger_bracket,
 			 "no function_graph tracer here (CONFIG_FUNCTION_GRAPH_TRACER off, or not permitted)");
 		return false;
 	}
-	if (!kernel_at_least(6, 11)) {
+	ps->top = rr_funcgraph_top;
+	if (!ps->top && !kernel_at_least(6, 11)) {
 		snprintf(why, len,
-			 "function_graph runs in a private instance only from Linux 6.11; at the top level it would clobber the global trace buffer");
+			 "function_graph runs in a private instance only from Linux 6.11; --funcgraph-top runs it in the global buffer, journaled, when global tracing is idle");
 		return false;
 	}
+	if (ps->top && !top_idle(why, len))
+		return false;
 	if (!rr_walkfn_resolve(fns) || !fns[RR_PT_KSM].found) {
 		snprintf(why, len, "rmap_walk_ksm is not in /proc/kallsyms");
 		return false;
@@ -100,10 +201,40 @@ static bool funcgraph_available(struct rr_probe_setup *ps, int trigger_bracket,
 	return ftrace_can_trace(fns, why, len);
 }
 
+/* The top level's files, journaled before the first change. */
+static int top_journal(char *why, size_t len)
+{
+	static const char *const lists[] = {
+		"set_ftrace_filter", "set_ftrace_pid", NULL
+	};
+	char path[PATH_MAX];
+	int err = 0, i;
+
+	if (!top_idle(why, len))
+		return -EBUSY;
+	/* Unset lists come back by truncation: "" is their original. */
+	for (i = 0; lists[i] && !err; i++) {
+		snprintf(path, sizeof(path), "%s/%s", tracefs_tracing_dir(),
+			 lists[i]);
+		err = journal_record(J_KNOB, path, "");
+	}
+	snprintf(path, sizeof(path), "%s/trace_clock", tracefs_tracing_dir());
+	if (!err)
+		err = journal_knob_set(path, "mono");
+	snprintf(path, sizeof(path), "%s/tracing_on", tracefs_tracing_dir());
+	if (!err)
+		err = journal_knob_set(path, "1");
+	if (err)
+		snprintf(why, len, "cannot journal the top-level tracing files: %s",
+			 strerror(-err));
+	return err;
+}
+
 static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 			      char *why, size_t len)
 {
-	char list[512], *set;
+	struct tracefs_instance *inst = ps->top ? NULL : t->inst;
+	char list[512], *set, path[PATH_MAX];
 	size_t o = 0;
 	int i, ret;
 
@@ -111,6 +242,12 @@ static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 		for (i = 0; i < RR_PT_MAX; i++)
 			rr_msg("debug: walk function %s at 0x%lx",
 			       ps->fns[i].name, ps->fns[i].addr);
+	if (ps->top) {
+		ret = top_journal(why, len);
+		if (ret)
+			return ret;
+		rr_trace_use_top(t);
+	}
 	/*
 	 * Exact names, one write each: the kernel takes one name per
 	 * write() and reports the rest of a longer one as not written.
@@ -120,16 +257,16 @@ static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 	for (i = 0; i < RR_PT_MAX && ret >= 0; i++) {
 		if (!ps->fns[i].found)
 			continue;
-		ret = o ? tracefs_instance_file_append(t->inst,
+		ret = o ? tracefs_instance_file_append(inst,
 						       "set_ftrace_filter",
 						       ps->fns[i].name) :
-			  tracefs_instance_file_write(t->inst,
+			  tracefs_instance_file_write(inst,
 						      "set_ftrace_filter",
 						      ps->fns[i].name);
 		o += snprintf(list + o, sizeof(list) - o, "%s%s",
 			      o ? " " : "", ps->fns[i].name);
 	}
-	set = tracefs_instance_file_read(t->inst, "set_ftrace_filter", NULL);
+	set = tracefs_instance_file_read(inst, "set_ftrace_filter", NULL);
 	/* An empty filter would mean "every function": never start then. */
 	if (ret < 0 || !set || !strstr(set, ps->fns[RR_PT_KSM].name)) {
 		snprintf(why, len, "cannot set set_ftrace_filter to '%s'%s%s",
@@ -140,10 +277,17 @@ static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 	if (getenv("RMAP_REPRO_DEBUG"))
 		rr_msg("debug: set_ftrace_filter holds: %s", set);
 	free(set);
-	if (tracefs_tracer_set(t->inst, TRACEFS_TRACER_FUNCTION_GRAPH)) {
-		snprintf(why, len,
-			 "cannot set function_graph in instance %s: %s",
-			 t->name, strerror(errno));
+	if (ps->top) {
+		snprintf(path, sizeof(path), "%s/current_tracer",
+			 tracefs_tracing_dir());
+		ret = journal_knob_set(path, "function_graph");
+	} else {
+		ret = tracefs_tracer_set(inst, TRACEFS_TRACER_FUNCTION_GRAPH) ?
+		      -errno : 0;
+	}
+	if (ret) {
+		snprintf(why, len, "cannot set function_graph in %s: %s",
+			 ps->top ? "the top level" : t->name, strerror(-ret));
 		return -EIO;
 	}
 	return 0;
@@ -159,7 +303,8 @@ static int funcgraph_pids(const struct rr_probe_setup *ps, struct rr_trace *t,
 	for (i = 0; i < n && o < sizeof(buf); i++)
 		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? " " : "",
 			      pids[i]);
-	return tracefs_instance_file_write(t->inst, "set_ftrace_pid", buf) < 0 ?
+	return tracefs_instance_file_write(ps->top ? NULL : t->inst,
+					   "set_ftrace_pid", buf) < 0 ?
 	       -EIO : 0;
 }
 

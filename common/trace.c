@@ -109,6 +109,12 @@ int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 	return 0;
 }
 
+void rr_trace_use_top(struct rr_trace *t)
+{
+	t->top_graph = true;
+	tracefs_follow_missed_events(NULL, missed_cb, t);
+}
+
 int rr_trace_enable(struct rr_trace *t, const char *system,
 		    const char *event, const char *filter)
 {
@@ -136,25 +142,35 @@ int rr_trace_off(struct rr_trace *t)
 int rr_trace_reset(struct rr_trace *t)
 {
 	t->missed = 0;
-	/* Opening "trace" for writing with truncation clears all CPUs. */
+	/*
+	 * Opening "trace" for writing with truncation clears all CPUs. The
+	 * top level holds our records only: it was empty when we took it.
+	 */
+	if (t->top_graph && tracefs_instance_file_clear(NULL, "trace"))
+		return -EIO;
 	return tracefs_instance_file_clear(t->inst, "trace") ? -EIO : 0;
 }
 
 int rr_trace_read(struct rr_trace *t, rr_record_fn fn, void *ctx)
 {
-	return tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, fn, ctx) ?
-	       -EIO : 0;
+	/* Each probe pairs records of one buffer: one after the other. */
+	if (tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, fn, ctx))
+		return -EIO;
+	if (t->top_graph &&
+	    tracefs_iterate_raw_events(t->tep, NULL, NULL, 0, fn, ctx))
+		return -EIO;
+	return 0;
 }
 
-unsigned long long rr_trace_lost(struct rr_trace *t)
+static unsigned long long lost(struct tracefs_instance *inst)
 {
-	unsigned long long sum = t->missed, v;
+	unsigned long long sum = 0, v;
 	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	char file[64], *path;
 
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		path = tracefs_instance_get_file(t->inst, file);
+		path = tracefs_instance_get_file(inst, file);
 		if (!path)
 			continue;
 		if (!rr_read_keyed(path, "overrun", &v))
@@ -164,6 +180,11 @@ unsigned long long rr_trace_lost(struct rr_trace *t)
 		tracefs_put_tracing_file(path);
 	}
 	return sum;
+}
+
+unsigned long long rr_trace_lost(struct rr_trace *t)
+{
+	return t->missed + lost(t->inst) + (t->top_graph ? lost(NULL) : 0);
 }
 
 void rr_trace_close(struct rr_trace *t)

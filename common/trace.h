@@ -4,7 +4,8 @@
  * with a unique name (rmap-repro-PID), created off, on the mono clock so
  * that a start and an end recorded on different CPUs compare; events read
  * as binary records; lost events counted. The global trace buffer and the
- * global tracer are never touched.
+ * global tracer are only touched by function_graph with --funcgraph-top
+ * (probe_funcgraph.c); then reset, read and loss counts cover it too.
  */
 #ifndef RR_TRACE_H
 #define RR_TRACE_H
@@ -27,6 +28,8 @@ struct rr_trace {
 	struct tep_handle *tep;
 	char name[64];
 	unsigned long long missed;	/* reported by the reader */
+	bool top_graph;			/* function_graph runs at the top
+					 * level: read and reset it too */
 };
 
 /* Mount tracefs (journaled) if it is not mounted anywhere. */
@@ -36,6 +39,8 @@ int rr_trace_sweep(void);
 bool rr_trace_event_exists(const char *system, const char *event);
 int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len);
+/* function_graph runs at the top level: reset, read and count it too. */
+void rr_trace_use_top(struct rr_trace *t);
 int rr_trace_enable(struct rr_trace *t, const char *system,
 		    const char *event, const char *filter);
 int rr_trace_disable_all(struct rr_trace *t);

@@ -96,6 +96,25 @@ assert "vm-run printed the guest's progress" \
 	"$work/stderr"
 assert_same "the host is as before" "$before" "$after"
 
+# function_graph in the top-level buffer (what kernels before 6.11 need),
+# forced here with --funcgraph-top on a smaller pattern.
+top=$work/top
+"$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
+	--probe funcgraph --out "$top" --timeout 600 -- --funcgraph-top \
+	--cross-check --pages 4000 --identical 128 >/dev/null 2>&1
+rc=$?
+jt=$top/results.json
+assert "funcgraph at the top level: the guest reproduced (exit 1)" [ $rc = 1 ]
+assert_jq "funcgraph at the top level measured every case" "$jt" \
+	"$r.cases | all(.probe == \"funcgraph\" and .probe_detail.buffer == \"top-level\" and .latency_ms.count > 0)"
+assert_jq "funcgraph at the top level agrees with rmap-tp on the KSM walks within 15%" "$jt" \
+	"$r.cases[0] as \$c | \$c.cross_check | map(select(.probe == \"rmap-tp\")) | length == 1 and all(
+		((.latency_ms.max - \$c.latency_ms.max) / \$c.latency_ms.max | fabs) < 0.15)"
+assert "the top-level tracing files were restored in the guest" \
+	bash -c "grep -q 'restored /sys/kernel/tracing/current_tracer: function_graph -> nop' '$top/console.log' &&
+		 grep -q 'restored /sys/kernel/tracing/set_ftrace_filter: .* -> (empty)' '$top/console.log' &&
+		 grep -q 'restored /sys/kernel/tracing/trace_clock: mono -> local' '$top/console.log'"
+
 "$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
 	--out "$work/tmo" --timeout 4 >/dev/null 2>"$work/tmo.err"
 rc=$?

@@ -126,6 +126,21 @@ static void test_bracketed_value(void)
 	CHECK_STR(get("thp"), "madvise");
 }
 
+/* An unset function list comes back by truncation ("" as original). */
+static void test_empty_original(void)
+{
+	char a[128];
+
+	setup();
+	put("set_ftrace_filter", "#### all functions enabled ####");
+	path(a, sizeof(a), "set_ftrace_filter");
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_KNOB, a, ""), 0);
+	put("set_ftrace_filter", "rmap_walk_ksm\nrmap_walk_anon\n");
+	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
+	CHECK_STR(get("set_ftrace_filter"), "");
+}
+
 static void test_escaping_and_torn_line(void)
 {
 	char a[128], line[256];
@@ -225,6 +240,7 @@ static void test_lock(void)
 }
 
 TEST_MAIN(T(test_record_once_and_replay), T(test_reverse_order),
-	  T(test_bracketed_value), T(test_escaping_and_torn_line),
+	  T(test_bracketed_value), T(test_empty_original),
+	  T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
 	  T(test_dynevent), T(test_lock))
