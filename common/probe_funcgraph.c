@@ -201,8 +201,31 @@ static bool funcgraph_available(struct rr_probe_setup *ps, int trigger_bracket,
 	return ftrace_can_trace(fns, why, len);
 }
 
+/*
+ * The top-level buffer at least as large as the instance's. It may be
+ * tiny: on 6.1 the first instance marks the buffers expanded, and the
+ * top level then keeps its boot size of a few KB. "7 (expanded: 1408)"
+ * (not yet expanded) comes back as 7: the kernel would have expanded it
+ * for any tracer anyway.
+ */
+static int top_buffer(size_t want_kb)
+{
+	char path[PATH_MAX], *v = top_read("buffer_size_kb"), num[32];
+	unsigned long cur = v ? strtoul(v, NULL, 10) : 0;
+	int err;
+
+	free(v);
+	if (!cur || cur >= want_kb)
+		return 0;
+	snprintf(path, sizeof(path), "%s/buffer_size_kb", tracefs_tracing_dir());
+	snprintf(num, sizeof(num), "%lu", cur);
+	err = journal_record(J_KNOB, path, num);
+	snprintf(num, sizeof(num), "%zu", want_kb);
+	return err ? err : rr_write_file(path, num);
+}
+
 /* The top level's files, journaled before the first change. */
-static int top_journal(char *why, size_t len)
+static int top_journal(size_t buffer_kb, char *why, size_t len)
 {
 	static const char *const lists[] = {
 		"set_ftrace_filter", "set_ftrace_pid", NULL
@@ -221,11 +244,13 @@ static int top_journal(char *why, size_t len)
 	snprintf(path, sizeof(path), "%s/trace_clock", tracefs_tracing_dir());
 	if (!err)
 		err = journal_knob_set(path, "mono");
+	if (!err)
+		err = top_buffer(buffer_kb);
 	snprintf(path, sizeof(path), "%s/tracing_on", tracefs_tracing_dir());
 	if (!err)
 		err = journal_knob_set(path, "1");
 	if (err)
-		snprintf(why, len, "cannot journal the top-level tracing files: %s",
+		snprintf(why, len, "cannot set up the top-level tracing files: %s",
 			 strerror(-err));
 	return err;
 }
@@ -243,7 +268,7 @@ static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 			rr_msg("debug: walk function %s at 0x%lx",
 			       ps->fns[i].name, ps->fns[i].addr);
 	if (ps->top) {
-		ret = top_journal(why, len);
+		ret = top_journal(t->buffer_kb, why, len);
 		if (ret)
 			return ret;
 		rr_trace_use_top(t);
@@ -284,6 +309,12 @@ static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 	} else {
 		ret = tracefs_tracer_set(inst, TRACEFS_TRACER_FUNCTION_GRAPH) ?
 		      -errno : 0;
+	}
+	if (ps->top && getenv("RMAP_REPRO_DEBUG")) {
+		char *kb = top_read("buffer_size_kb");
+
+		rr_msg("debug: top-level buffer_size_kb %s", kb ? kb : "?");
+		free(kb);
 	}
 	if (ret) {
 		snprintf(why, len, "cannot set function_graph in %s: %s",

@@ -77,6 +77,7 @@ int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	t->buffer_kb = buffer_kb;
 	snprintf(t->name, sizeof(t->name), RR_INSTANCE_PREFIX "%d", getpid());
 	snprintf(path, sizeof(path), "%s/instances/%s",
 		 tracefs_tracing_dir(), t->name);

@@ -28,6 +28,7 @@ struct rr_trace {
 	struct tep_handle *tep;
 	char name[64];
 	unsigned long long missed;	/* reported by the reader */
+	size_t buffer_kb;		/* per CPU */
 	bool top_graph;			/* function_graph runs at the top
 					 * level: read and reset it too */
 };
