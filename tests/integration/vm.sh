@@ -8,7 +8,9 @@
 # milliseconds during move_pages() migration, the controls far below;
 # function_graph and kprobes must measure the same walks within 15%; the
 # interval-tree steps per rmap_item must be of the order of the VMA
-# count; the files must come back intact. The test kernel is
+# count, per walk and per rmap_item; the files must come back intact.
+# A second boot runs funcgraph in the top-level buffer (--funcgraph-top)
+# and checks that the guest's global tracing files were restored. The test kernel is
 # RMAP_REPRO_TEST_KERNEL, or ../shared/kernels/linux-6.12-rmap-tp.bzImage
 # beside the checkout.
 . "$(dirname "$0")/../lib/integration.sh"
