@@ -28,6 +28,11 @@ for p in rmap-tp funcgraph kprobe; do
 	assert "--probe $p: KTAP says SKIP with the reason" \
 		grep -q "^ok 1 ksm-mprotect-split # SKIP probe $p: " "$work/$p.ktap"
 done
+"$repro" --runs 1 --probe funcgraph --funcgraph-top --format ktap \
+	>"$work/fgtop.ktap" 2>&1
+assert "--funcgraph-top without function_graph: skip with the reason" \
+	grep -q "# SKIP probe funcgraph: no function_graph tracer" \
+	"$work/fgtop.ktap"
 "$repro" --runs 1 --iterations --format ktap >"$work/iter.ktap" 2>&1
 assert "--iterations without kprobes: skip with the reason" \
 	grep -q "# SKIP --iterations: no kprobe_events" "$work/iter.ktap"
