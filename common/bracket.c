@@ -374,28 +374,6 @@ static int feed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
 	return 0;
 }
 
-void rr_spans_free(struct rr_spans *s)
-{
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-static void spans_add(struct rr_spans *s, uint64_t start, uint64_t end)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		void *v = realloc(s->v, cap * sizeof(*s->v));
-
-		if (!v)
-			return;	/* the walk goes unattributed, and counted so */
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n][0] = start;
-	s->v[s->n][1] = end;
-	s->n++;
-}
-
 void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		      struct rr_bprobe_result *res)
 {
@@ -413,8 +391,6 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		if (bp->use_marks && !iv->marks)
 			continue;
 		res->counted++;
-		if (bp->spans)
-			spans_add(bp->spans, iv->start, iv->end);
 		rr_samples_add(out, (double)(iv->exact ? iv->end_value :
 					     iv->end - iv->start) /
 				    NSEC_PER_MSEC);

@@ -71,14 +71,6 @@ struct rr_decoder {
 
 struct rr_walkfn;
 
-/* Where the counted intervals lay, in trace-clock ns (--iterations). */
-struct rr_spans {
-	uint64_t (*v)[2];		/* start, end */
-	size_t n, cap;
-};
-
-void rr_spans_free(struct rr_spans *s);
-
 struct rr_bprobe {
 	int bracket;
 	int pids[4];			/* tasks to keep; none: all */
@@ -92,7 +84,6 @@ struct rr_bprobe {
 	struct rr_pairer pairer;
 	unsigned long other_type;	/* events of another page type */
 	unsigned long other_func;	/* funcgraph: an unknown function */
-	struct rr_spans *spans;		/* set: keep the counted intervals */
 };
 
 struct rr_bprobe_result {

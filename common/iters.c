@@ -61,11 +61,42 @@ bool rr_iters_available(char *why, size_t len)
 	return true;
 }
 
-/* The synthetic event that carries an rmap_item's id per step. */
-static int prepare_synth(char *note, size_t nlen)
+/* The walk kprobe of a page type (the anon_vma walks only). */
+static const char *const walk_ev[RR_PT_MAX] = {
+	[RR_PT_KSM] = "rr_count_walk_ksm",
+	[RR_PT_ANON] = "rr_count_walk_anon",
+};
+
+static int kprobe(const char *event, const char *sym, char *why, size_t len)
 {
+	struct tracefs_dynevent *d;
 	char path[256];
 	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", RR_KPROBE_GROUP, event);
+	err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
+	if (err) {
+		snprintf(why, len, "journal: %s", strerror(-err));
+		return err;
+	}
+	d = tracefs_kprobe_alloc(RR_KPROBE_GROUP, event, sym, NULL);
+	if (!d || tracefs_dynevent_create(d)) {
+		err = errno ? -errno : -EIO;
+		snprintf(why, len, "cannot create %s on %s: %s", path, sym,
+			 strerror(-err));
+		tracefs_dynevent_free(d);
+		return err;
+	}
+	tracefs_dynevent_free(d);
+	return 0;
+}
+
+/* The walk kprobes and the synthetic event that carries the ids. */
+static int prepare_items(char *note, size_t nlen)
+{
+	struct rr_walkfn fns[RR_PT_MAX];
+	char path[256];
+	int err, t;
 
 	if (!tracefs_file_exists(NULL, "synthetic_events")) {
 		snprintf(note, nlen,
@@ -78,12 +109,27 @@ static int prepare_synth(char *note, size_t nlen)
 			 RR_STEP_SYNTH);
 		return -EEXIST;
 	}
+	memset(fns, 0, sizeof(fns));
+	rr_walkfn_resolve(fns);
+	for (t = 0; t < RR_PT_MAX; t++) {
+		if (!walk_ev[t])
+			continue;
+		if (!fns[t].found) {
+			snprintf(note, nlen,
+				 "the %s walk function is not in /proc/kallsyms: totals only",
+				 rr_page_type_name(t));
+			return -ENOENT;
+		}
+		err = kprobe(walk_ev[t], fns[t].name, note, nlen);
+		if (err)
+			return err;
+	}
 	snprintf(path, sizeof(path), "synthetic/%s", RR_STEP_SYNTH);
 	err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
 	if (err)
 		return err;
 	if (tracefs_instance_file_append(NULL, "synthetic_events",
-					 RR_STEP_SYNTH " u64 sid\n") < 0) {
+					 RR_STEP_SYNTH " u64 wid; u64 sid\n") < 0) {
 		err = errno ? -errno : -EIO;
 		snprintf(note, nlen, "cannot create synthetic/%s: %s",
 			 RR_STEP_SYNTH, strerror(-err));
@@ -95,8 +141,7 @@ static int prepare_synth(char *note, size_t nlen)
 int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
 		     size_t len)
 {
-	char sym[2][128] = { "", "" }, path[256];
-	struct tracefs_dynevent *d;
+	char sym[2][128] = { "", "" };
 	int i, err;
 
 	if (!resolve(sym)) {
@@ -104,89 +149,100 @@ int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
 		return -ENOENT;
 	}
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", RR_KPROBE_GROUP, ev[i]);
-		err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
-		if (err) {
-			snprintf(why, len, "journal: %s", strerror(-err));
+		err = kprobe(ev[i], sym[i], why, len);
+		if (err)
 			return err;
-		}
-		d = tracefs_kprobe_alloc(RR_KPROBE_GROUP, ev[i], sym[i], NULL);
-		if (!d || tracefs_dynevent_create(d)) {
-			err = errno ? -errno : -EIO;
-			snprintf(why, len, "cannot create %s on %s: %s", path,
-				 sym[i], strerror(-err));
-			tracefs_dynevent_free(d);
-			return err;
-		}
-		tracefs_dynevent_free(d);
 	}
 	note[0] = '\0';
-	*per_item = !prepare_synth(note, nlen);
+	*per_item = !prepare_items(note, nlen);
 	return 0;
 }
 
+#define NR_TRIG 4
+enum { T_WALK, T_FIRST, T_NEXT, T_STEP };
+
 /*
- * The triggers, in the order they are added (removed in reverse: a
- * trigger that refers to another's variable or event goes first).
- * 0, 1: totals per task; with per_item the same hists also keep the
- * rmap_item's id and fire the step event (iter_first on every call,
- * its id changing each time); 2: steps per rmap_item.
+ * The triggers. T_FIRST and T_NEXT count per task; with per_item,
+ * T_WALK keeps the walk's id, T_FIRST the walk's and the rmap_item's id
+ * (its own time: it changes on every call, so onchange fires each time),
+ * and both fire the step event that T_STEP counts per rmap_item.
  */
-static void triggers(int pid, bool per_item, char trig[3][256])
+static void triggers(int pid, bool per_item, char trig[NR_TRIG][320])
 {
+	memset(trig, 0, NR_TRIG * sizeof(*trig));
 	if (!per_item) {
-		for (int i = 0; i < 2; i++)
-			snprintf(trig[i], 256,
-				 "hist:keys=common_pid:vals=hitcount if common_pid == %d",
-				 pid);
-		trig[2][0] = '\0';
+		snprintf(trig[T_FIRST], 320,
+			 "hist:keys=common_pid:vals=hitcount if common_pid == %d",
+			 pid);
+		memcpy(trig[T_NEXT], trig[T_FIRST], 320);
 		return;
 	}
-	snprintf(trig[0], 256,
-		 "hist:keys=common_pid:vals=hitcount:rr_sid=common_timestamp:onchange($rr_sid).trace(%s,$rr_sid) if common_pid == %d",
+	snprintf(trig[T_WALK], 320,
+		 "hist:keys=common_pid:vals=hitcount:rr_wid=common_timestamp if common_pid == %d",
+		 pid);
+	snprintf(trig[T_FIRST], 320,
+		 "hist:keys=common_pid:vals=hitcount:rr_w=$rr_wid,rr_sid=common_timestamp:onchange($rr_sid).trace(%s,$rr_w,$rr_sid) if common_pid == %d",
 		 RR_STEP_SYNTH, pid);
-	snprintf(trig[1], 256,
-		 "hist:keys=common_pid:vals=hitcount:onmatch(%s.%s).trace(%s,$rr_sid) if common_pid == %d",
+	snprintf(trig[T_NEXT], 320,
+		 "hist:keys=common_pid:vals=hitcount:onmatch(%s.%s).trace(%s,$rr_w,$rr_sid) if common_pid == %d",
 		 RR_KPROBE_GROUP, ev[0], RR_STEP_SYNTH, pid);
 	/* Up to 512 rmap_items per walk here; room for many walks. */
-	snprintf(trig[2], 256, "hist:keys=sid:vals=hitcount:sort=sid:size=16384");
+	snprintf(trig[T_STEP], 320,
+		 "hist:keys=wid,sid:vals=hitcount:sort=wid,sid:size=16384");
 }
 
 static const char *trig_system(int i)
 {
-	return i < 2 ? RR_KPROBE_GROUP : "synthetic";
+	return i == T_STEP ? "synthetic" : RR_KPROBE_GROUP;
 }
 
-static const char *trig_event(int i)
+static const char *trig_event(int i, enum rr_page_type type)
 {
-	return i < 2 ? ev[i] : RR_STEP_SYNTH;
+	switch (i) {
+	case T_WALK:
+		return walk_ev[type];
+	case T_FIRST:
+		return ev[0];
+	case T_NEXT:
+		return ev[1];
+	default:
+		return RR_STEP_SYNTH;
+	}
 }
 
-/* Remove the triggers that were added, dependents first. */
-static void disarm(struct rr_trace *t, char trig[3][256], int added)
+/* Remove the triggers that were added, those that refer to others first. */
+static void disarm(struct rr_trace *t, enum rr_page_type type,
+		   char trig[NR_TRIG][320], int added)
 {
-	char cmd[260];
-	int order[3] = { 1, 0, 2 }, k;
+	static const int order[NR_TRIG] = { T_NEXT, T_FIRST, T_WALK, T_STEP };
+	char cmd[330];
+	int k;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NR_TRIG; k++) {
 		int i = order[k];
 
 		if (!(added & (1 << i)))
 			continue;
 		snprintf(cmd, sizeof(cmd), "!%s", trig[i]);
 		tracefs_event_file_append(t->inst, trig_system(i),
-					  trig_event(i), "trigger", cmd);
+					  trig_event(i, type), "trigger", cmd);
 	}
 }
 
-static int arm(struct rr_trace *t, int pid, bool per_item, char *why,
-	       size_t len)
+static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
+	       bool per_item, char *why, size_t len)
 {
-	char trig[3][256], *err;
-	int order[3] = { 2, 0, 1 }, added = 0, k;
+	static const int order[NR_TRIG] = { T_STEP, T_WALK, T_FIRST, T_NEXT };
+	char trig[NR_TRIG][320], *err;
+	int added = 0, k;
 
+	if (per_item && !walk_ev[type]) {
+		snprintf(why, len, "no walk kprobe for the %s case",
+			 rr_page_type_name(type));
+		return -EINVAL;
+	}
 	triggers(pid, per_item, trig);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NR_TRIG; k++) {
 		int i = order[k];
 
 		if (!trig[i][0])
@@ -196,29 +252,30 @@ static int arm(struct rr_trace *t, int pid, bool per_item, char *why,
 		 * every hit and no record is written to the ring buffer.
 		 */
 		if (tracefs_event_file_append(t->inst, trig_system(i),
-					      trig_event(i), "trigger",
+					      trig_event(i, type), "trigger",
 					      trig[i]) >= 0) {
 			added |= 1 << i;
 			continue;
 		}
 		err = tracefs_error_last(t->inst);
 		snprintf(why, len, "cannot add '%s' to %s/%s: %s", trig[i],
-			 trig_system(i), trig_event(i),
+			 trig_system(i), trig_event(i, type),
 			 err ? err : strerror(errno));
 		free(err);
-		disarm(t, trig, added);
+		disarm(t, type, trig, added);
 		return -EIO;
 	}
 	return 0;
 }
 
-int rr_iters_arm(struct rr_trace *t, int pid, bool *per_item, char *note,
-		 size_t nlen, char *why, size_t len)
+int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
+		 bool *per_item, char *note, size_t nlen, char *why,
+		 size_t len)
 {
-	if (*per_item && !arm(t, pid, true, note, nlen))
+	if (*per_item && !arm(t, pid, type, true, note, nlen))
 		return 0;
 	*per_item = false;
-	return arm(t, pid, false, why, len);
+	return arm(t, pid, type, false, why, len);
 }
 
 unsigned long long rr_hist_hitcount(const char *text, int pid)
@@ -241,31 +298,22 @@ unsigned long long rr_hist_hitcount(const char *text, int pid)
 	return sum;
 }
 
-long rr_hist_items(const char *text, const char *key,
-		   struct rr_item_count **out, unsigned long long *dropped)
+long rr_hist_items(const char *text, struct rr_item_count **out,
+		   unsigned long long *dropped)
 {
 	struct rr_item_count *v = NULL, *nv;
-	size_t n = 0, cap = 0, klen = strlen(key);
+	size_t n = 0, cap = 0;
 	const char *line, *d;
 
 	*out = NULL;
 	*dropped = 0;
-	/* "{ sid:  123456789 } hitcount:      19980" */
+	/* "{ wid:     123456789, sid:     123456999 } hitcount:      19980" */
 	for (line = text; line && *line; line = strchr(line, '\n'),
 	     line = line ? line + 1 : NULL) {
-		const char *p = line, *h;
-		char *end;
-		uint64_t k;
+		unsigned long long w, s, h;
 
-		if (*p++ != '{')
-			continue;
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, key, klen) || p[klen] != ':')
-			continue;
-		k = strtoull(p + klen + 1, &end, 10);
-		h = strstr(end, "hitcount:");
-		if (!h || (strchr(end, '\n') && h > strchr(end, '\n')))
+		if (sscanf(line, "{ wid: %llu, sid: %llu } hitcount: %llu",
+			   &w, &s, &h) != 3)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -276,8 +324,9 @@ long rr_hist_items(const char *text, const char *key,
 			}
 			v = nv;
 		}
-		v[n].sid = k;
-		v[n].steps = strtoull(h + 9, NULL, 10);
+		v[n].wid = w;
+		v[n].sid = s;
+		v[n].steps = h;
 		n++;
 	}
 	d = text ? strstr(text, "Dropped:") : NULL;
@@ -287,36 +336,42 @@ long rr_hist_items(const char *text, const char *key,
 	return (long)n;
 }
 
-int rr_iters_read(struct rr_trace *t, int pid, bool per_item,
-		  struct rr_iter_counts *out)
+static unsigned long long read_count(struct rr_trace *t, const char *event,
+				     int pid, int *err)
 {
-	unsigned long long *tot[2] = { &out->first, &out->next };
-	char trig[3][256], *text;
+	char *text = tracefs_event_file_read(t->inst, RR_KPROBE_GROUP, event,
+					     "hist", NULL);
+	unsigned long long n = text ? rr_hist_hitcount(text, pid) : 0;
+
+	if (!text)
+		*err = -EIO;
+	free(text);
+	return n;
+}
+
+int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
+		  bool per_item, struct rr_iter_counts *out)
+{
+	char trig[NR_TRIG][320], *text;
+	int err = 0;
 	long n;
-	int i, err = 0;
 
 	memset(out, 0, sizeof(*out));
 	triggers(pid, per_item, trig);
-	for (i = 0; i < 2; i++) {
-		text = tracefs_event_file_read(t->inst, RR_KPROBE_GROUP, ev[i],
-					       "hist", NULL);
-		if (!text)
-			err = -EIO;
-		*tot[i] = text ? rr_hist_hitcount(text, pid) : 0;
-		free(text);
-	}
+	out->first = read_count(t, ev[0], pid, &err);
+	out->next = read_count(t, ev[1], pid, &err);
 	if (per_item) {
+		out->walks = read_count(t, walk_ev[type], pid, &err);
 		text = tracefs_event_file_read(t->inst, "synthetic",
 					       RR_STEP_SYNTH, "hist", NULL);
-		n = text ? rr_hist_items(text, "sid", &out->items,
-					 &out->dropped) : -1;
+		n = text ? rr_hist_items(text, &out->items, &out->dropped) : -1;
 		if (n < 0)
 			err = -EIO;
 		else
 			out->nitems = n;
 		free(text);
 	}
-	disarm(t, trig, per_item ? 7 : 3);
+	disarm(t, type, trig, per_item ? 0xf : 1 << T_FIRST | 1 << T_NEXT);
 	return err;
 }
 
@@ -331,48 +386,30 @@ static int cmp_item(const void *a, const void *b)
 {
 	const struct rr_item_count *x = a, *y = b;
 
+	if (x->wid != y->wid)
+		return x->wid < y->wid ? -1 : 1;
 	return x->sid < y->sid ? -1 : x->sid > y->sid;
 }
 
-static int cmp_span(const void *a, const void *b)
+size_t rr_iters_attribute(struct rr_item_count *items, size_t n,
+			  unsigned long long walks, struct rr_samples *per_walk,
+			  struct rr_samples *per_item)
 {
-	const uint64_t *x = a, *y = b;
+	unsigned long long steps = 0;
+	size_t i, seen = 0;
 
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-unsigned long long rr_iters_attribute(struct rr_item_count *items, size_t n,
-				      struct rr_spans *spans,
-				      struct rr_samples *per_walk,
-				      struct rr_samples *per_item,
-				      size_t *outside)
-{
-	unsigned long long lost = 0;
-	size_t i = 0, s;
-
-	*outside = 0;
 	if (n)
 		qsort(items, n, sizeof(*items), cmp_item);
-	if (spans->n)
-		qsort(spans->v, spans->n, sizeof(*spans->v), cmp_span);
-	/* Walks of one task do not overlap: one sweep over both lists. */
-	for (s = 0; s < spans->n; s++) {
-		uint64_t start = spans->v[s][0], end = spans->v[s][1];
-		unsigned long long steps = 0;
-
-		for (; i < n && items[i].sid < start; i++) {
-			lost += items[i].steps;
-			(*outside)++;
+	for (i = 0; i < n; i++) {
+		rr_samples_add(per_item, (double)items[i].steps);
+		steps += items[i].steps;
+		if (i + 1 == n || items[i + 1].wid != items[i].wid) {
+			rr_samples_add(per_walk, (double)steps);
+			steps = 0;
+			seen++;
 		}
-		for (; i < n && items[i].sid <= end; i++) {
-			steps += items[i].steps;
-			rr_samples_add(per_item, (double)items[i].steps);
-		}
-		rr_samples_add(per_walk, (double)steps);
 	}
-	for (; i < n; i++) {
-		lost += items[i].steps;
-		(*outside)++;
-	}
-	return lost;
+	for (i = seen; i < walks; i++)
+		rr_samples_add(per_walk, 0);
+	return seen;
 }

@@ -8,12 +8,15 @@
  * kernel and nothing per step reaches the ring buffer. The probes slow
  * the walks down: the counting pass is separate and says by how much.
  *
- * Per rmap_item and per walk: iter_first() also stores the time it ran
- * in a hist variable of its task (rr_sid); it and every iter_next() of
- * the task fire the synthetic event rmap_repro_step(sid = that time), and
- * a hist keyed by sid counts them. An rmap_item is thus one sid with its count,
- * and it belongs to the walk whose recorded span holds its sid. Still
- * nothing per step reaches the ring buffer.
+ * Per rmap_item and per walk, where the kernel has synthetic events: a
+ * kprobe on the case's walk function keeps the time each walk began in a
+ * hist variable of its task (its id); iter_first() keeps the walk's id
+ * and its own time (the rmap_item's id); it and every iter_next() fire
+ * the synthetic event rmap_repro_step(wid, sid), and a hist keyed by both
+ * counts them. The ids never leave the kernel's clock, and still nothing
+ * per step reaches the ring buffer. A step made outside a walk of the
+ * case's type (none in these patterns: every filled page is of that
+ * type) would count for the task's previous walk.
  */
 #ifndef RR_ITERS_H
 #define RR_ITERS_H
@@ -22,20 +25,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bracket.h"
+#include "pattern.h"
 #include "stats.h"
 #include "trace.h"
 
 #define RR_STEP_SYNTH "rmap_repro_step"
 
-/* One rmap_item: when its iter_first() ran, and its steps (calls). */
+/* One rmap_item: its walk, when its iter_first() ran, its steps (calls). */
 struct rr_item_count {
-	uint64_t sid;
+	uint64_t wid, sid;
 	uint64_t steps;
 };
 
 struct rr_iter_counts {
 	unsigned long long first, next;	/* the task's totals */
+	unsigned long long walks;	/* walks begun, when per item */
 	struct rr_item_count *items;	/* per rmap_item, when armed so */
 	size_t nitems;
 	unsigned long long dropped;	/* rmap_items the hist had no room for */
@@ -54,30 +58,28 @@ int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
  * triggers are refused, *per_item becomes false, note says why, and the
  * totals are counted alone.
  */
-int rr_iters_arm(struct rr_trace *t, int pid, bool *per_item, char *note,
-		 size_t nlen, char *why, size_t len);
+int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
+		 bool *per_item, char *note, size_t nlen, char *why,
+		 size_t len);
 /* Read the counts of that task and stop counting. */
-int rr_iters_read(struct rr_trace *t, int pid, bool per_item,
-		  struct rr_iter_counts *out);
+int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
+		  bool per_item, struct rr_iter_counts *out);
 void rr_iter_counts_free(struct rr_iter_counts *c);
 /* Sum the hitcount of a task's entries in a hist file's text. */
 unsigned long long rr_hist_hitcount(const char *text, int pid);
 /*
- * The entries of a hist keyed by one numeric field: key and hitcount
- * pairs, and the "Dropped:" total. Returns the number of entries or -1.
+ * The entries of the hist keyed by wid and sid: the rmap_items, and the
+ * "Dropped:" total. Returns the number of entries or -1.
  */
-long rr_hist_items(const char *text, const char *key,
-		   struct rr_item_count **out, unsigned long long *dropped);
+long rr_hist_items(const char *text, struct rr_item_count **out,
+		   unsigned long long *dropped);
 /*
- * Give each rmap_item to the span (walk) that holds its sid and add its
- * steps to per_item and, summed per span, to
- * per_walk. Returns the steps of rmap_items outside every span; *outside
- * gets their number.
+ * Add each rmap_item's steps to per_item and each walk's (the sum of its
+ * rmap_items') to per_walk; walks that reached no rmap_item (walks begun
+ * beyond the walk ids seen) add 0. Returns the number of walks seen.
  */
-unsigned long long rr_iters_attribute(struct rr_item_count *items, size_t n,
-				      struct rr_spans *spans,
-				      struct rr_samples *per_walk,
-				      struct rr_samples *per_item,
-				      size_t *outside);
+size_t rr_iters_attribute(struct rr_item_count *items, size_t n,
+			  unsigned long long walks, struct rr_samples *per_walk,
+			  struct rr_samples *per_item);
 
 #endif

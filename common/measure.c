@@ -156,20 +156,20 @@ static void publish(struct body *b, struct rr_case_result *c)
 
 /* Add one counting pass's step counts to the case. */
 static void add_counts(struct body *b, struct rr_case_result *c,
-		       struct rr_iter_counts *ic, struct rr_spans *spans)
+		       struct rr_iter_counts *ic)
 {
 	struct case_state *cs = &b->cs[c->type];
-	size_t outside;
+	size_t seen;
 
 	c->iter_first += ic->first;
 	c->iter_next += ic->next;
 	if (!b->res->iter_items)
 		return;
 	c->items_dropped += ic->dropped;
-	c->steps_outside += rr_iters_attribute(ic->items, ic->nitems, spans,
-					       &cs->walk_steps,
-					       &cs->item_steps, &outside);
-	c->items_outside += outside;
+	c->count_walks_begun += ic->walks;
+	seen = rr_iters_attribute(ic->items, ic->nitems, ic->walks,
+				  &cs->walk_steps, &cs->item_steps);
+	c->walks_without_items += ic->walks > seen ? ic->walks - seen : 0;
 }
 
 /*
@@ -186,7 +186,6 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct case_state *cs = &b->cs[c->type];
 	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
 	struct rr_iter_counts ic = { 0 };
-	struct rr_spans spans = { 0 };
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
 	struct rr_bprobe bps[1 + RR_MAX_CROSS], *bpp[1 + RR_MAX_CROSS];
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
@@ -222,8 +221,6 @@ static int fire(struct body *b, struct rr_case_result *c,
 				  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
 			rr_bprobe_init(&bps[k], b->trace.tep, ps->bracket);
 			bps[k].fns = ps->fns;
-			if (pass == RR_PASS_COUNT)
-				bps[k].spans = &spans;
 			memcpy(bps[k].pids, pids, npids * sizeof(*pids));
 			bps[k].npids = npids;
 			err = rr_probe_set_pids(ps, &b->trace, pids, npids);
@@ -244,7 +241,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 					    why, len);
 		}
 		if (!err && pass == RR_PASS_COUNT)
-			err = rr_iters_arm(&b->trace, getpid(),
+			err = rr_iters_arm(&b->trace, getpid(), c->type,
 					   &res->iter_items,
 					   res->iter_items_note,
 					   sizeof(res->iter_items_note), why,
@@ -294,11 +291,11 @@ static int fire(struct body *b, struct rr_case_result *c,
 		if (pass == RR_PASS_COUNT) {
 			if (!err)
 				err = rr_iters_read(&b->trace, getpid(),
-						    res->iter_items, &ic);
+						    c->type, res->iter_items,
+						    &ic);
 			if (!err)
-				add_counts(b, c, &ic, &spans);
+				add_counts(b, c, &ic);
 			rr_iter_counts_free(&ic);
-			rr_spans_free(&spans);
 			c->count_walks += pres[0].counted;
 			if (err)
 				snprintf(why, len, "cannot read the step counts");

@@ -149,9 +149,9 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		if (r->iter_items) {
 			counts(j, "steps_per_walk", &c->walk_steps);
 			counts(j, "steps_per_rmap_item", &c->item_steps);
-			json_uint(j, "rmap_items_outside_walks",
-				  c->items_outside);
-			json_uint(j, "steps_outside_walks", c->steps_outside);
+			json_uint(j, "walks_begun", c->count_walks_begun);
+			json_uint(j, "walks_without_rmap_items",
+				  c->walks_without_items);
 			json_uint(j, "rmap_items_dropped", c->items_dropped);
 		} else {
 			json_null(j, "steps_per_walk");
@@ -159,7 +159,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		}
 		stats(j, "walk_ms_while_counting", &c->count_lat);
 		json_str(j, "counted_by", r->iter_items ?
-			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item: synthetic/" RR_STEP_SYNTH "(sid = time of iter_first) fired per iter_next, hist keyed by sid; rmap_items go to the walk whose span holds their sid" :
+			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item and walk: kprobe rmap_repro/rr_count_walk_TYPE on the walk function keeps the walk's id (its time), iter_first and each iter_next fire synthetic/" RR_STEP_SYNTH "(wid, sid = time of iter_first), counted by a hist keyed by wid and sid" :
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
 		if (!r->iter_items)
 			json_str(j, "per_rmap_item_unavailable",

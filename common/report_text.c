@@ -97,15 +97,15 @@ void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size)
 		     c->count_walks);
 	if (c->walk_steps.count && o < size)
 		o += snprintf(buf + o, size - o,
-			      "; per walk max %.0f, p50 %.0f over %zu walks; per rmap_item max %.0f, p50 %.0f, mean %.0f over %zu rmap_items",
+			      "; per walk max %.0f, p50 %.0f over %zu walks; per rmap_item max %.0f, p50 %.0f, mean %.0f over %zu rmap_item visits",
 			      c->walk_steps.max, c->walk_steps.p50,
 			      c->walk_steps.count, c->item_steps.max,
 			      c->item_steps.p50, c->item_steps.mean,
 			      c->item_steps.count);
-	if (c->items_outside && o < size)
+	if (c->walks_without_items && o < size)
 		o += snprintf(buf + o, size - o,
-			      " (%llu rmap_items, %llu steps, outside the counted walks)",
-			      c->items_outside, c->steps_outside);
+			      " (%llu of the walks reached no rmap_item: 0 steps)",
+			      c->walks_without_items);
 	if (c->items_dropped && o < size)
 		o += snprintf(buf + o, size - o,
 			      " (%llu rmap_items DROPPED: hist full, maxima incomplete)",
@@ -363,7 +363,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		      "steps per rmap_item not counted");
 	else if (r->iterations)
 		field(f, "",
-		      "counted in the kernel: kprobes on anon_vma_interval_tree_iter_first/_next, hist triggers per task and, through synthetic/" RR_STEP_SYNTH ", per rmap_item; an rmap_item's steps are its iter_first call and its iter_next calls, and it belongs to the walk whose span holds its iter_first");
+		      "counted in the kernel: kprobes on anon_vma_interval_tree_iter_first/_next, hist triggers per task and, through synthetic/" RR_STEP_SYNTH "(wid, sid), per rmap_item and walk (a kprobe on the walk function gives the walk's id); an rmap_item's steps are its iter_first call and its iter_next calls");
 	rr_result_timing(r, &setup, &merge, &trigger);
 	snprintf(buf, sizeof(buf),
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",

@@ -66,8 +66,8 @@ struct rr_case_result {
 	struct rr_stats count_lat;	/* the walks while counting, ms */
 	/* steps (counts, not ms) per walk and per rmap_item, when per_item */
 	struct rr_stats walk_steps, item_steps;
-	unsigned long long items_outside; /* rmap_items in no counted walk */
-	unsigned long long steps_outside; /* their steps */
+	unsigned long long count_walks_begun; /* by the counting kprobe */
+	unsigned long long walks_without_items; /* counted as 0 steps */
 	unsigned long long items_dropped; /* the hist had no room for */
 	unsigned long victim_errors;
 	bool victim_truncated;

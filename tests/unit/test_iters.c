@@ -34,82 +34,69 @@ static void test_hitcount(void)
 }
 
 /* A hist on synthetic/rmap_repro_step as 6.12 prints it. */
-static const char sid_hist[] =
+static const char step_hist[] =
 	"# event histogram\n"
 	"#\n"
-	"# trigger info: hist:keys=sid:vals=hitcount:sort=sid:size=16384 [active]\n"
+	"# trigger info: hist:keys=wid,sid:vals=hitcount:sort=wid,sid:size=16384 [active]\n"
 	"#\n"
 	"\n"
-	"{ sid:       1000100 } hitcount:      19980\n"
-	"{ sid:       1000050 } hitcount:      19979\n"
-	"{ sid:       5000000 } hitcount:          2\n"
-	"{ sid:       2000000 } hitcount:      19999\n"
+	"{ wid: 2000000000, sid: 2000000100 } hitcount:      19980\n"
+	"{ wid: 1000000000, sid: 1000000050 } hitcount:      19979\n"
+	"{ wid: 1000000000, sid: 1000000900 } hitcount:          2\n"
+	"{ wid: 2000000000, sid: 2000000050 } hitcount:      20001\n"
+	"{ wid: 3000000000, sid: 3000000050 } hitcount:      20001\n"
 	"\n"
 	"Totals:\n"
-	"    Hits: 59960\n"
-	"    Entries: 4\n"
+	"    Hits: 79963\n"
+	"    Entries: 5\n"
 	"    Dropped: 3\n";
 
 static void test_items(void)
 {
 	struct rr_item_count *v;
 	unsigned long long dropped;
-	long n = rr_hist_items(sid_hist, "sid", &v, &dropped);
+	long n = rr_hist_items(step_hist, &v, &dropped);
 
-	CHECK_EQ(n, 4);
+	CHECK_EQ(n, 5);
 	CHECK_EQ(dropped, 3);
-	CHECK_EQ(v[0].sid, 1000100);
+	CHECK_EQ(v[0].wid, 2000000000ULL);
+	CHECK_EQ(v[0].sid, 2000000100ULL);
 	CHECK_EQ(v[0].steps, 19980);
-	CHECK_EQ(v[3].sid, 2000000);
-	CHECK_EQ(v[3].steps, 19999);
+	CHECK_EQ(v[2].steps, 2);
 	free(v);
-	/* Another key, or the pid hist, gives no items. */
-	CHECK_EQ(rr_hist_items(sid_hist, "si", &v, &dropped), 0);
-	free(v);
-	CHECK_EQ(rr_hist_items(hist, "sid", &v, &dropped), 0);
+	/* The per-task hist has no such entries. */
+	CHECK_EQ(rr_hist_items(hist, &v, &dropped), 0);
 	CHECK_EQ(dropped, 0);
 	free(v);
-	CHECK_EQ(rr_hist_items("", "sid", &v, &dropped), 0);
+	CHECK_EQ(rr_hist_items("", &v, &dropped), 0);
 	free(v);
 }
 
 static void test_attribute(void)
 {
 	struct rr_item_count *v;
-	unsigned long long dropped, lost;
+	unsigned long long dropped;
 	struct rr_samples walk = { 0 }, item = { 0 };
-	struct rr_spans spans = { 0 };
-	uint64_t sp[3][2] = {
-		{ 1900000, 2100000 },	/* one rmap_item */
-		{ 1000000, 1000200 },	/* two, fed out of order */
-		{ 3000000, 3000001 },	/* none */
-	};
-	long n = rr_hist_items(sid_hist, "sid", &v, &dropped);
-	size_t outside;
+	long n = rr_hist_items(step_hist, &v, &dropped);
 
-	spans.v = (void *)sp;
-	spans.n = spans.cap = 3;
-	lost = rr_iters_attribute(v, n, &spans, &walk, &item, &outside);
-	/* The rmap_item at 5000000 lies in no walk. */
-	CHECK_EQ(outside, 1);
-	CHECK_EQ(lost, 2);
-	/* Walks in time order: 19980 + 19979, 19999, none. */
-	CHECK_EQ(walk.n, 3);
-	CHECK_NEAR(walk.v[0], 39959, 0);
-	CHECK_NEAR(walk.v[1], 19999, 0);
-	CHECK_NEAR(walk.v[2], 0, 0);
-	CHECK_EQ(item.n, 3);
+	/* Three walks with rmap_items, two more begun that reached none. */
+	CHECK_EQ(rr_iters_attribute(v, n, 5, &walk, &item), 3);
+	CHECK_EQ(walk.n, 5);
+	/* In walk order: 19979 + 2, 20001 + 19980, 20001, 0, 0. */
+	CHECK_NEAR(walk.v[0], 19981, 0);
+	CHECK_NEAR(walk.v[1], 39981, 0);
+	CHECK_NEAR(walk.v[2], 20001, 0);
+	CHECK_NEAR(walk.v[3], 0, 0);
+	CHECK_NEAR(walk.v[4], 0, 0);
+	CHECK_EQ(item.n, 5);
 	CHECK_NEAR(item.v[0], 19979, 0);
-	CHECK_NEAR(item.v[1], 19980, 0);
-	CHECK_NEAR(item.v[2], 19999, 0);
-	/* A span's bounds belong to it. */
-	v[0].sid = 1000000;
-	v[1].sid = 1000200;
+	CHECK_NEAR(item.v[1], 2, 0);
+	CHECK_NEAR(item.v[2], 20001, 0);
 	rr_samples_free(&walk);
 	rr_samples_free(&item);
-	lost = rr_iters_attribute(v, n, &spans, &walk, &item, &outside);
-	CHECK_NEAR(walk.v[0], 39959, 0);
-	CHECK_EQ(outside, 1);
+	/* Fewer walks begun than seen (a walk kprobe missed): no zeros. */
+	CHECK_EQ(rr_iters_attribute(v, n, 1, &walk, &item), 3);
+	CHECK_EQ(walk.n, 3);
 	rr_samples_free(&walk);
 	rr_samples_free(&item);
 	free(v);
