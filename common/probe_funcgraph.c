@@ -246,9 +246,10 @@ static int top_journal(size_t buffer_kb, char *why, size_t len)
 		err = journal_knob_set(path, "mono");
 	if (!err)
 		err = top_buffer(buffer_kb);
+	/* Switched off now; on only around each trigger, like the instance. */
 	snprintf(path, sizeof(path), "%s/tracing_on", tracefs_tracing_dir());
 	if (!err)
-		err = journal_knob_set(path, "1");
+		err = journal_knob_set(path, "0");
 	if (err)
 		snprintf(why, len, "cannot set up the top-level tracing files: %s",
 			 strerror(-err));

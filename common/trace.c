@@ -132,11 +132,19 @@ int rr_trace_disable_all(struct rr_trace *t)
 
 int rr_trace_on(struct rr_trace *t)
 {
+	if (t->top_graph && tracefs_trace_on(NULL))
+		return -EIO;
 	return tracefs_trace_on(t->inst) ? -EIO : 0;
 }
 
+/*
+ * Off between triggers: the top level too, or it would record the walks
+ * the task makes on its own (NUMA balancing faults migrate pages too).
+ */
 int rr_trace_off(struct rr_trace *t)
 {
+	if (t->top_graph && tracefs_trace_off(NULL))
+		return -EIO;
 	return tracefs_trace_off(t->inst) ? -EIO : 0;
 }
 
