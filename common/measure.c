@@ -156,9 +156,10 @@ static void publish(struct body *b, struct rr_case_result *c)
 
 /* Add one counting pass's step counts to the case. */
 static void add_counts(struct body *b, struct rr_case_result *c,
-		       struct rr_iter_counts *ic)
+		       struct rr_iter_counts *ic, unsigned long measured)
 {
 	struct case_state *cs = &b->cs[c->type];
+	unsigned long long walks = ic->walks > measured ? ic->walks : measured;
 	size_t seen;
 
 	c->iter_first += ic->first;
@@ -167,9 +168,13 @@ static void add_counts(struct body *b, struct rr_case_result *c,
 		return;
 	c->items_dropped += ic->dropped;
 	c->count_walks_begun += ic->walks;
-	seen = rr_iters_attribute(ic->items, ic->nitems, ic->walks,
+	/*
+	 * The probe's walks and the counting kprobe's agree but for walks
+	 * that reach no rmap_item: those count as 0 steps.
+	 */
+	seen = rr_iters_attribute(ic->items, ic->nitems, walks,
 				  &cs->walk_steps, &cs->item_steps);
-	c->walks_without_items += ic->walks > seen ? ic->walks - seen : 0;
+	c->walks_without_items += walks > seen ? walks - seen : 0;
 }
 
 /*
@@ -294,7 +299,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 						    c->type, res->iter_items,
 						    &ic);
 			if (!err)
-				add_counts(b, c, &ic);
+				add_counts(b, c, &ic, pres[0].counted);
 			rr_iter_counts_free(&ic);
 			c->count_walks += pres[0].counted;
 			if (err)
