@@ -361,6 +361,67 @@ static int undo_rmdir(const char *dir, bool verbose)
 	return -EBUSY;
 }
 
+/* Does a trigger file's text hold a trigger (a line not a comment)? */
+static bool has_trigger(const char *text)
+{
+	const char *l;
+
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (*l != '#' && *l != '\n')
+			return true;
+	return false;
+}
+
+/*
+ * Hist triggers that refer to each other's variables keep the instance
+ * busy: its rmdir fails with EBUSY. Opening a trigger file with O_TRUNC
+ * removes the event's triggers unless another trigger still refers to
+ * them; a few passes remove them all, those that refer first.
+ */
+static void clear_triggers(const char *inst)
+{
+	char path[PATH_MAX], text[4096];
+	struct dirent *s, *e;
+	DIR *sys, *evd;
+	int pass, left = 1;
+
+	for (pass = 0; pass < 8 && left; pass++) {
+		left = 0;
+		snprintf(path, sizeof(path), "%s/events", inst);
+		sys = opendir(path);
+		while (sys && (s = readdir(sys))) {
+			if (s->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s", inst,
+				 s->d_name);
+			evd = opendir(path);
+			while (evd && (e = readdir(evd))) {
+				if (e->d_name[0] == '.')
+					continue;
+				snprintf(path, sizeof(path),
+					 "%s/events/%s/%s/trigger", inst,
+					 s->d_name, e->d_name);
+				if (rr_read_file(path, text, sizeof(text)) ||
+				    !has_trigger(text))
+					continue;
+				left++;
+				rr_write_file(path, "");
+			}
+			if (evd)
+				closedir(evd);
+		}
+		if (sys)
+			closedir(sys);
+	}
+}
+
+static int undo_instance(const char *dir, bool verbose)
+{
+	if (rr_path_exists(dir))
+		clear_triggers(dir);
+	return undo_rmdir(dir, verbose);
+}
+
 static int undo_mount(const char *dir, bool verbose)
 {
 	if (!rr_mounted(dir, NULL))
@@ -432,8 +493,10 @@ static int undo(const struct record *r, bool verbose)
 		return undo_swapon(r->a1, verbose);
 	if (!strcmp(r->op, J_ZRAM))
 		return undo_zram(r->a1, verbose);
-	if (!strcmp(r->op, J_CGROUP) || !strcmp(r->op, J_INSTANCE))
+	if (!strcmp(r->op, J_CGROUP))
 		return undo_rmdir(r->a1, verbose);
+	if (!strcmp(r->op, J_INSTANCE))
+		return undo_instance(r->a1, verbose);
 	if (!strcmp(r->op, J_MOUNT))
 		return undo_mount(r->a1, verbose);
 	if (!strcmp(r->op, J_MODULE))

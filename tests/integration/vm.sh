@@ -117,6 +117,21 @@ assert "the top-level tracing files were restored in the guest" \
 		 grep -q 'restored /sys/kernel/tracing/set_ftrace_filter: .* -> (empty)' '$top/console.log' &&
 		 grep -q 'restored /sys/kernel/tracing/trace_clock: mono -> local' '$top/console.log'"
 
+# Stopped by its own --timeout while counting steps: the hist triggers
+# that refer to each other must not keep the instance and the dynamic
+# events busy when the parent restores.
+cnt=$work/cnt
+"$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
+	--out "$cnt" --timeout 600 -- --iterations --timeout 25 \
+	>/dev/null 2>&1
+rc=$?
+assert "a reproducer past its --timeout while counting: ERROR, exit 2" \
+	bash -c "[ $rc = 2 ] && grep -q 'timed out after 25 s' '$cnt/report.txt'"
+assert "...and everything it set up in the guest was undone" \
+	bash -c "grep -q 'removed dynamic event synthetic/rmap_repro_step' '$cnt/console.log' &&
+		 grep -q 'journaled changes undone; the machine is as found' '$cnt/report.txt' &&
+		 ! grep -q 'could not undo' '$cnt/console.log'"
+
 "$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
 	--out "$work/tmo" --timeout 4 >/dev/null 2>"$work/tmo.err"
 rc=$?
