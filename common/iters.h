@@ -42,7 +42,7 @@ struct rr_iter_counts {
 	unsigned long long walks;	/* walks begun, when per item */
 	struct rr_item_count *items;	/* per rmap_item, when armed so */
 	size_t nitems;
-	unsigned long long dropped;	/* rmap_items the hist had no room for */
+	unsigned long long dropped;	/* rmap_items the hist had no room */
 };
 
 bool rr_iters_available(char *why, size_t len);
