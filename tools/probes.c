@@ -76,15 +76,21 @@ static void inventory(bool json)
 		}
 	}
 	if (json) {
-		printf(", \"function_graph\": %s, \"kprobe_events\": %s}\n",
+		printf(", \"function_graph\": %s, \"kprobe_events\": %s, \"synthetic_events\": %s}\n",
 		       rr_has_tracer("function_graph") ? "true" : "false",
 		       tracefs_file_exists(NULL, "kprobe_events") ?
+		       "true" : "false",
+		       tracefs_file_exists(NULL, "synthetic_events") ?
 		       "true" : "false");
 	} else {
 		printf("%-17s %-3s tracer (available_tracers)\n",
 		       "function_graph", rr_has_tracer("function_graph") ? "yes" : "no");
 		printf("%-17s %-3s kprobe_events file\n", "kprobes",
 		       tracefs_file_exists(NULL, "kprobe_events") ? "yes" : "no");
+		printf("%-17s %-3s synthetic_events file (steps per walk)\n",
+		       "synthetic-events",
+		       tracefs_file_exists(NULL, "synthetic_events") ?
+		       "yes" : "no");
 	}
 }
 
