@@ -8,6 +8,7 @@
 #include "bracket.h"
 #include "iters.h"
 #include "journal.h"
+#include "probe.h"
 #include "sysinfo.h"
 #include "util.h"
 #include "walkfn.h"
@@ -67,30 +68,6 @@ static const char *const walk_ev[RR_PT_MAX] = {
 	[RR_PT_ANON] = "rr_count_walk_anon",
 };
 
-static int kprobe(const char *event, const char *sym, char *why, size_t len)
-{
-	struct tracefs_dynevent *d;
-	char path[256];
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s", RR_KPROBE_GROUP, event);
-	err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
-	if (err) {
-		snprintf(why, len, "journal: %s", strerror(-err));
-		return err;
-	}
-	d = tracefs_kprobe_alloc(RR_KPROBE_GROUP, event, sym, NULL);
-	if (!d || tracefs_dynevent_create(d)) {
-		err = errno ? -errno : -EIO;
-		snprintf(why, len, "cannot create %s on %s: %s", path, sym,
-			 strerror(-err));
-		tracefs_dynevent_free(d);
-		return err;
-	}
-	tracefs_dynevent_free(d);
-	return 0;
-}
-
 /* The walk kprobes and the synthetic event that carries the ids. */
 static int prepare_items(char *note, size_t nlen)
 {
@@ -120,7 +97,8 @@ static int prepare_items(char *note, size_t nlen)
 				 rr_page_type_name(t));
 			return -ENOENT;
 		}
-		err = kprobe(walk_ev[t], fns[t].name, note, nlen);
+		err = rr_kprobe_create(walk_ev[t], fns[t].name, false, note,
+				       nlen);
 		if (err)
 			return err;
 	}
@@ -149,7 +127,7 @@ int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
 		return -ENOENT;
 	}
 	for (i = 0; i < 2; i++) {
-		err = kprobe(ev[i], sym[i], why, len);
+		err = rr_kprobe_create(ev[i], sym[i], false, why, len);
 		if (err)
 			return err;
 	}

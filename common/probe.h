@@ -95,6 +95,12 @@ int rr_probe_set_pids(const struct rr_probe_setup *ps, struct rr_trace *t,
 		      const int *pids, int n);
 /* Does the kernel offer this tracer (available_tracers)? */
 bool rr_has_tracer(const char *name);
+/*
+ * Create a kprobe (ret: a kretprobe) of the suite's group on func,
+ * journaled first; before the instance exists.
+ */
+int rr_kprobe_create(const char *event, const char *func, bool ret,
+		     char *why, size_t len);
 /* Remove kprobes of the suite's group left by a run that died. */
 int rr_probe_sweep(void);
 

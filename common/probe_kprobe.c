@@ -33,8 +33,8 @@ static bool kprobe_available(struct rr_probe_setup *ps, int trigger_bracket,
 	return true;
 }
 
-static int make_kprobe(const char *event, const char *func, bool ret,
-		       char *why, size_t len)
+int rr_kprobe_create(const char *event, const char *func, bool ret,
+		     char *why, size_t len)
 {
 	struct tracefs_dynevent *ev;
 	char path[512];
@@ -69,9 +69,11 @@ static int kprobe_prepare(struct rr_probe_setup *ps, char *why, size_t len)
 		if (!ps->fns[t].found)
 			continue;
 		rr_kprobe_names(t, entry, ret, sizeof(entry));
-		err = make_kprobe(entry, ps->fns[t].name, false, why, len);
+		err = rr_kprobe_create(entry, ps->fns[t].name, false, why,
+				       len);
 		if (!err)
-			err = make_kprobe(ret, ps->fns[t].name, true, why, len);
+			err = rr_kprobe_create(ret, ps->fns[t].name, true, why,
+					       len);
 		if (err)
 			return err;
 	}
