@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <tracefs.h>
-#include <unistd.h>
 
 #include "bracket.h"
 #include "journal.h"
@@ -123,8 +122,7 @@ static bool top_idle(char *why, size_t len)
 		"set_graph_notrace", "set_ftrace_pid", NULL
 	};
 	unsigned long long entries;
-	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	char file[64], *v, *path;
+	char *v;
 	int i;
 
 	v = top_read("current_tracer");
@@ -152,20 +150,12 @@ static bool top_idle(char *why, size_t len)
 				 lists[i]);
 			return false;
 		}
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		path = tracefs_instance_get_file(NULL, file);
-		if (!path)
-			continue;
-		entries = 0;
-		rr_read_keyed(path, "entries", &entries);
-		tracefs_put_tracing_file(path);
-		if (entries) {
-			snprintf(why, len,
-				 "the global trace buffer holds %llu entries on CPU %ld: function_graph at the top level would clear them",
-				 entries, cpu);
-			return false;
-		}
+	entries = rr_trace_stat_sum(NULL, "entries");
+	if (entries) {
+		snprintf(why, len,
+			 "the global trace buffer holds %llu entries: function_graph at the top level would clear them",
+			 entries);
+		return false;
 	}
 	return true;
 }

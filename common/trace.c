@@ -171,7 +171,8 @@ int rr_trace_read(struct rr_trace *t, rr_record_fn fn, void *ctx)
 	return 0;
 }
 
-static unsigned long long lost(struct tracefs_instance *inst)
+unsigned long long rr_trace_stat_sum(struct tracefs_instance *inst,
+				     const char *key)
 {
 	unsigned long long sum = 0, v;
 	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -182,13 +183,17 @@ static unsigned long long lost(struct tracefs_instance *inst)
 		path = tracefs_instance_get_file(inst, file);
 		if (!path)
 			continue;
-		if (!rr_read_keyed(path, "overrun", &v))
-			sum += v;
-		if (!rr_read_keyed(path, "dropped events", &v))
+		if (!rr_read_keyed(path, key, &v))
 			sum += v;
 		tracefs_put_tracing_file(path);
 	}
 	return sum;
+}
+
+static unsigned long long lost(struct tracefs_instance *inst)
+{
+	return rr_trace_stat_sum(inst, "overrun") +
+	       rr_trace_stat_sum(inst, "dropped events");
 }
 
 unsigned long long rr_trace_lost(struct rr_trace *t)

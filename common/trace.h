@@ -53,6 +53,9 @@ int rr_trace_reset(struct rr_trace *t);
 int rr_trace_read(struct rr_trace *t, rr_record_fn fn, void *ctx);
 /* Events lost since the last reset: overrun + dropped + missed. */
 unsigned long long rr_trace_lost(struct rr_trace *t);
+/* A per-CPU stats counter ("entries", "overrun", ...) summed; NULL: top. */
+unsigned long long rr_trace_stat_sum(struct tracefs_instance *inst,
+				     const char *key);
 void rr_trace_close(struct rr_trace *t);
 
 #endif
