@@ -4,24 +4,45 @@
 #include "json.h"
 #include "report.h"
 #include "trigger.h"
+#include "util.h"
+
+/*
+ * The summary of a set of samples: latencies (ms, 4 decimals) with p90
+ * and p99, or counts (whole numbers, a mean to one decimal).
+ */
+static void summary(struct rr_json *j, const struct rr_stats *s,
+		    bool latency)
+{
+	const struct {
+		const char *name;
+		double v;
+		bool latency_only;
+		int count_digits;
+	} f[] = {
+		{ "min", s->min }, { "mean", s->mean, false, 1 },
+		{ "p50", s->p50 }, { "p90", s->p90, true }, { "p99", s->p99, true },
+		{ "max", s->max },
+	};
+	size_t i;
+
+	json_uint(j, "count", s->count);
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		if (f[i].latency_only && !latency)
+			continue;
+		if (!s->count)
+			json_null(j, f[i].name);
+		else
+			json_num(j, f[i].name, f[i].v,
+				 latency ? 4 : f[i].count_digits);
+	}
+}
 
 /* Counts (not latencies): no histogram. */
 static void counts(struct rr_json *j, const char *key,
 		   const struct rr_stats *s)
 {
 	json_obj_begin(j, key);
-	json_uint(j, "count", s->count);
-	if (s->count) {
-		json_num(j, "min", s->min, 0);
-		json_num(j, "mean", s->mean, 1);
-		json_num(j, "p50", s->p50, 0);
-		json_num(j, "max", s->max, 0);
-	} else {
-		json_null(j, "min");
-		json_null(j, "mean");
-		json_null(j, "p50");
-		json_null(j, "max");
-	}
+	summary(j, s, false);
 	json_obj_end(j);
 }
 
@@ -31,22 +52,7 @@ static void stats(struct rr_json *j, const char *key,
 	int b;
 
 	json_obj_begin(j, key);
-	json_uint(j, "count", s->count);
-	if (s->count) {
-		json_num(j, "min", s->min, 4);
-		json_num(j, "mean", s->mean, 4);
-		json_num(j, "p50", s->p50, 4);
-		json_num(j, "p90", s->p90, 4);
-		json_num(j, "p99", s->p99, 4);
-		json_num(j, "max", s->max, 4);
-	} else {
-		json_null(j, "min");
-		json_null(j, "mean");
-		json_null(j, "p50");
-		json_null(j, "p90");
-		json_null(j, "p99");
-		json_null(j, "max");
-	}
+	summary(j, s, true);
 	json_arr_begin(j, "log2_histogram");
 	for (b = 0; b < RR_HIST_BUCKETS; b++) {
 		double lo, hi;
