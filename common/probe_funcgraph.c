@@ -80,19 +80,21 @@ static bool ftrace_can_trace(struct rr_walkfn *fns, char *why, size_t len)
 }
 
 /*
- * A file of the top level, read (tracefs_instance_file_read() gives NULL
- * for an empty file as for an error). Free it; NULL if unreadable.
+ * The first line of a file of the top level (tracefs_instance_file_read()
+ * gives NULL for an empty file as for an error). False, and "?", if
+ * unreadable.
  */
-static char *top_read(const char *file)
+static bool top_line(const char *file, char *line, size_t size)
 {
-	char path[PATH_MAX], *v = malloc(4096);
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", tracefs_tracing_dir(), file);
-	if (v && rr_read_file(path, v, 4096)) {
-		free(v);
-		return NULL;
+	if (rr_read_file(path, line, size)) {
+		snprintf(line, size, "?");
+		return false;
 	}
-	return v;
+	line[strcspn(line, "\n")] = '\0';
+	return true;
 }
 
 /*
@@ -102,12 +104,11 @@ static char *top_read(const char *file)
  */
 static bool list_unset(const char *file)
 {
-	char *v = top_read(file);
-	bool unset = v && (!v[strspn(v, " \n")] || !strncmp(v, "####", 4) ||
-			   !strncmp(v, "no pid", 6));
+	char v[256];
 
-	free(v);
-	return unset;
+	return top_line(file, v, sizeof(v)) &&
+	       (!v[strspn(v, " ")] || !strncmp(v, "####", 4) ||
+		!strncmp(v, "no pid", 6));
 }
 
 /*
@@ -122,27 +123,21 @@ static bool top_idle(char *why, size_t len)
 		"set_graph_notrace", "set_ftrace_pid", NULL
 	};
 	unsigned long long entries;
-	char *v;
+	char v[256];
 	int i;
 
-	v = top_read("current_tracer");
-	if (!v || strncmp(v, "nop", 3)) {
+	if (!top_line("current_tracer", v, sizeof(v)) || strcmp(v, "nop")) {
 		snprintf(why, len,
-			 "global tracing is in use (current_tracer %.*s): function_graph needs the top level on this kernel",
-			 v ? (int)strcspn(v, "\n") : 1, v ? v : "?");
-		free(v);
+			 "global tracing is in use (current_tracer %s): function_graph needs the top level on this kernel",
+			 v);
 		return false;
 	}
-	free(v);
-	v = top_read("set_event");
-	if (!v || v[strspn(v, " \n")]) {
+	if (!top_line("set_event", v, sizeof(v)) || v[0]) {
 		snprintf(why, len,
-			 "global tracing is in use (event %.*s enabled at the top level)",
-			 v ? (int)strcspn(v, "\n") : 1, v ? v : "?");
-		free(v);
+			 "global tracing is in use (event %s enabled at the top level)",
+			 v);
 		return false;
 	}
-	free(v);
 	for (i = 0; lists[i]; i++)
 		if (!list_unset(lists[i])) {
 			snprintf(why, len,
@@ -200,11 +195,11 @@ static bool funcgraph_available(struct rr_probe_setup *ps, int trigger_bracket,
  */
 static int top_buffer(size_t want_kb)
 {
-	char path[PATH_MAX], *v = top_read("buffer_size_kb"), num[32];
-	unsigned long cur = v ? strtoul(v, NULL, 10) : 0;
+	char path[PATH_MAX], v[64], num[32];
+	unsigned long cur = top_line("buffer_size_kb", v, sizeof(v)) ?
+			    strtoul(v, NULL, 10) : 0;
 	int err;
 
-	free(v);
 	if (!cur || cur >= want_kb)
 		return 0;
 	snprintf(path, sizeof(path), "%s/buffer_size_kb", tracefs_tracing_dir());
@@ -300,12 +295,6 @@ static int funcgraph_instance(struct rr_probe_setup *ps, struct rr_trace *t,
 	} else {
 		ret = tracefs_tracer_set(inst, TRACEFS_TRACER_FUNCTION_GRAPH) ?
 		      -errno : 0;
-	}
-	if (ps->top && getenv("RMAP_REPRO_DEBUG")) {
-		char *kb = top_read("buffer_size_kb");
-
-		rr_msg("debug: top-level buffer_size_kb %s", kb ? kb : "?");
-		free(kb);
 	}
 	if (ret) {
 		snprintf(why, len, "cannot set function_graph in %s: %s",
