@@ -188,23 +188,21 @@ static const char *trig_event(int i, enum rr_page_type type)
 	}
 }
 
-/* Remove the triggers that were added, those that refer to others first. */
-static void disarm(struct rr_trace *t, enum rr_page_type type,
-		   char trig[NR_TRIG][320], int added)
+/*
+ * Remove the triggers that were added, those that refer to others first.
+ * Truncating an event's trigger file removes its triggers, and in the
+ * private instance they are all ours.
+ */
+static void disarm(struct rr_trace *t, enum rr_page_type type, int added)
 {
 	static const int order[NR_TRIG] = { T_NEXT, T_FIRST, T_WALK, T_STEP };
-	char cmd[330];
 	int k;
 
-	for (k = 0; k < NR_TRIG; k++) {
-		int i = order[k];
-
-		if (!(added & (1 << i)))
-			continue;
-		snprintf(cmd, sizeof(cmd), "!%s", trig[i]);
-		tracefs_event_file_append(t->inst, trig_system(i),
-					  trig_event(i, type), "trigger", cmd);
-	}
+	for (k = 0; k < NR_TRIG; k++)
+		if (added & (1 << order[k]))
+			tracefs_event_file_clear(t->inst, trig_system(order[k]),
+						 trig_event(order[k], type),
+						 "trigger");
 }
 
 static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
@@ -240,7 +238,7 @@ static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
 			 trig_system(i), trig_event(i, type),
 			 err ? err : strerror(errno));
 		free(err);
-		disarm(t, type, trig, added);
+		disarm(t, type, added);
 		return -EIO;
 	}
 	return 0;
@@ -330,12 +328,11 @@ static unsigned long long read_count(struct rr_trace *t, const char *event,
 int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
 		  bool per_item, struct rr_iter_counts *out)
 {
-	char trig[NR_TRIG][320], *text;
+	char *text;
 	int err = 0;
 	long n;
 
 	memset(out, 0, sizeof(*out));
-	triggers(pid, per_item, trig);
 	out->first = read_count(t, ev[0], pid, &err);
 	out->next = read_count(t, ev[1], pid, &err);
 	if (per_item) {
@@ -349,7 +346,7 @@ int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
 			out->nitems = n;
 		free(text);
 	}
-	disarm(t, type, trig, per_item ? 0xf : 1 << T_FIRST | 1 << T_NEXT);
+	disarm(t, type, per_item ? 0xf : 1 << T_FIRST | 1 << T_NEXT);
 	return err;
 }
 
