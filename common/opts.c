@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <string.h>
 
 #include "opts.h"
@@ -30,8 +31,16 @@ static int set_value(const struct rr_opt *o, const char *val, char *err,
 		*(bool *)o->ptr = true;
 		return 0;
 	case OPT_UINT:
-		if (!rr_parse_ull(val, &u)) {
-			snprintf(err, errlen, "--%s: '%s' is not a number",
+		i = rr_parse_dec(val, &u);
+		if (i == -ERANGE) {
+			snprintf(err, errlen,
+				 "--%s: %s is out of range [%llu, %llu]",
+				 o->name, val, o->min, o->max);
+			return -1;
+		}
+		if (i) {
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a decimal number",
 				 o->name, val);
 			return -1;
 		}
@@ -150,6 +159,18 @@ void rr_opt_value(const struct rr_opt *o, char *buf, size_t size)
 	}
 }
 
+static void choices(const struct rr_opt *o, char *text, size_t size)
+{
+	size_t len = strlen(text);
+	int i;
+
+	for (i = 0; o->choices[i] && len < size; i++) {
+		snprintf(text + len, size - len, "%s%s", i ? "|" : "; one of ",
+			 o->choices[i]);
+		len = strlen(text);
+	}
+}
+
 void rr_opts_help(FILE *f, const char *usage, const char *summary,
 		  const struct rr_opt *const *tables)
 {
@@ -175,6 +196,9 @@ void rr_opts_help(FILE *f, const char *usage, const char *summary,
 			else
 				snprintf(text, sizeof(text), "%s (default %s)",
 					 o->help, def);
+			/* The choices come from the table: help cannot omit one. */
+			if (o->type == OPT_ENUM)
+				choices(o, text, sizeof(text));
 			rr_wrap(f, text, 26, 26, 78);
 		}
 	}

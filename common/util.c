@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -304,15 +305,29 @@ int rr_read_keyed(const char *path, const char *key, unsigned long long *val)
 	return err;
 }
 
+int rr_parse_dec(const char *s, unsigned long long *val)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	/* Plain decimal digits only: no sign, blank, base prefix or suffix. */
+	if (!s || !*s)
+		return -EINVAL;
+	for (p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+	for (p = s; *p; p++) {
+		if (v > (ULLONG_MAX - (*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (*p - '0');
+	}
+	*val = v;
+	return 0;
+}
+
 bool rr_parse_ull(const char *s, unsigned long long *val)
 {
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	*val = strtoull(s, &end, 0);
-	return !errno && *end == '\0';
+	return !rr_parse_dec(s, val);
 }
 
 bool rr_parse_double(const char *s, double *val)

@@ -69,7 +69,12 @@ void rr_knob_value(const char *raw, char *out, size_t size);
 /* Look up "key value" in a /proc/meminfo or /proc/vmstat style file. */
 int rr_read_keyed(const char *path, const char *key, unsigned long long *val);
 
-/* strtol-style parsing of a whole string; false on junk or overflow. */
+/*
+ * A whole string of decimal digits (no sign, blank, 0x or suffix):
+ * 0, -EINVAL for anything else, -ERANGE beyond unsigned long long.
+ */
+int rr_parse_dec(const char *s, unsigned long long *val);
+/* The same, true on success; and a whole floating-point string. */
 bool rr_parse_ull(const char *s, unsigned long long *val);
 bool rr_parse_double(const char *s, double *val);
 

@@ -71,7 +71,7 @@ static void test_ranges(void)
 	CHECK_EQ(parse("--pages 16", err, sizeof(err)), 0);
 	CHECK_EQ(parse("--pages 100", err, sizeof(err)), 0);
 	CHECK_EQ(parse("--pages -5", err, sizeof(err)), -1);
-	CHECK_CONTAINS(err, "not a number");
+	CHECK_CONTAINS(err, "'-5' is not a decimal number");
 	CHECK_EQ(parse("--pages 12abc", err, sizeof(err)), -1);
 	CHECK_EQ(parse("--threshold-ms 0", err, sizeof(err)), -1);
 	CHECK_EQ(parse("--threshold-ms nan", err, sizeof(err)), -1);
@@ -79,6 +79,24 @@ static void test_ranges(void)
 	CHECK_EQ(identical, 0);
 	CHECK_EQ(parse("--identical 1", err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, "(or 0)");
+}
+
+/* Decimal digits only; too many of them is a range error, not junk. */
+static void test_numbers(void)
+{
+	char err[256];
+
+	CHECK_EQ(parse("--pages 0x10", err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "--pages: '0x10' is not a decimal number");
+	CHECK_EQ(parse("--pages 020", err, sizeof(err)), 0);
+	CHECK_EQ(pages, 20);	/* decimal, not octal */
+	CHECK_EQ(parse("--pages +20", err, sizeof(err)), -1);
+	CHECK_EQ(parse("--pages=", err, sizeof(err)), -1);
+	CHECK_EQ(parse("--pages 99999999999999999999", err, sizeof(err)), -1);
+	CHECK_CONTAINS(err,
+		       "--pages: 99999999999999999999 is out of range [16, 100]");
+	CHECK_EQ(parse("--pages 18446744073709551615", err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "is out of range");
 }
 
 static void test_errors(void)
@@ -118,8 +136,11 @@ static void test_help(void)
 	CHECK_CONTAINS(buf, "--pages N");
 	CHECK_CONTAINS(buf, "(default 20)");
 	CHECK_CONTAINS(buf, "--format FMT");
+	/* every choice of an enum is listed, from the table itself */
+	CHECK_CONTAINS(buf, "one of text|ktap|json");
 	CHECK_CONTAINS(buf, "--help");
 	free(buf);
 }
 
-TEST_MAIN(T(test_values), T(test_ranges), T(test_errors), T(test_help))
+TEST_MAIN(T(test_values), T(test_ranges), T(test_numbers),
+	  T(test_errors), T(test_help))
