@@ -45,6 +45,25 @@ static int make_state_dir(void)
 	return 0;
 }
 
+/*
+ * scripts/run-all holds the lock for all of its reproducers and passes
+ * the descriptor down in RMAP_REPRO_LOCK_FD. flock() on that same open
+ * file succeeds; on any other it fails as for a stranger. Returns our
+ * own descriptor of it, or -1.
+ */
+static int inherited_lock(const char *path)
+{
+	const char *env = getenv("RMAP_REPRO_LOCK_FD");
+	unsigned long long fd;
+	struct stat a, b;
+
+	if (!env || !rr_parse_ull(env, &fd) || fd > INT_MAX ||
+	    fstat(fd, &a) || stat(path, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || flock(fd, LOCK_EX | LOCK_NB))
+		return -1;
+	return fcntl(fd, F_DUPFD_CLOEXEC, 0);
+}
+
 int rr_lock_acquire(const char *who, char *holder, size_t size)
 {
 	char path[PATH_MAX], buf[128];
@@ -55,6 +74,11 @@ int rr_lock_acquire(const char *who, char *holder, size_t size)
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/lock", rr_state_dir());
+	fd = inherited_lock(path);
+	if (fd >= 0) {
+		lock_fd = fd;
+		return 0;
+	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -105,6 +129,16 @@ void rr_lock_release(void)
 	lock_fd = -1;
 }
 
+const char *rr_boot_id(void)
+{
+	static char id[64];
+
+	if (!id[0] && rr_read_file("/proc/sys/kernel/random/boot_id", id,
+				   sizeof(id)))
+		snprintf(id, sizeof(id), "unknown");
+	return id;
+}
+
 bool journal_exists(void)
 {
 	return rr_path_exists(journal_path());
@@ -147,7 +181,8 @@ int journal_begin(const char *who)
 		close(journal_fd);
 	journal_fd = fd;
 	journal_forget();
-	return 0;
+	/* A later boot must not undo what this boot's reboot undid. */
+	return journal_record(J_BOOT, rr_boot_id(), "");
 }
 
 /* Tabs separate fields and newlines end records: escape both. */
@@ -240,16 +275,57 @@ int journal_knob_set(const char *path, const char *value)
 		if (knobs_done[nr_knobs_done])
 			nr_knobs_done++;
 	}
-	return rr_write_file(path, value);
+	/* What it will hold: a replay undoes only a value of ours. */
+	err = journal_record(J_WROTE, path, value);
+	return err ? err : rr_write_file(path, value);
 }
 
 /* ---- replay ---- */
+
+/* An undo that found the change no longer the run's: left, and said. */
+#define LEFT 1
 
 struct record {
 	char *op, *a1, *a2;
 };
 
-static int undo_knob(const char *path, const char *orig, bool verbose)
+static int cmp_words(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The words of a knob's value, sorted: lists compare in any order. */
+static void words_sorted(const char *raw, char *out, size_t size)
+{
+	char val[4096], *w[256], *save = NULL, *t;
+	size_t n = 0, i, o = 0;
+
+	rr_knob_value(raw, val, sizeof(val));
+	for (t = strtok_r(val, " \t\n", &save); t && n < ARRAY_SIZE(w);
+	     t = strtok_r(NULL, " \t\n", &save))
+		w[n++] = t;
+	qsort(w, n, sizeof(*w), cmp_words);
+	out[0] = '\0';
+	for (i = 0; i < n && o < size; i++)
+		o += snprintf(out + o, size - o, "%s%s", i ? " " : "", w[i]);
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	char x[4096], y[4096];
+
+	words_sorted(a, x, sizeof(x));
+	words_sorted(b, y, sizeof(y));
+	return !strcmp(x, y);
+}
+
+/*
+ * wrote: the last value the run wrote to the knob (NULL when it wrote
+ * it outside the journal, as tracing_on between triggers: then the
+ * original comes back whatever the file holds).
+ */
+static int undo_knob(const char *path, const char *orig, const char *wrote,
+		     bool verbose)
 {
 	char raw[4096], cur[4096];
 	int err;
@@ -260,33 +336,80 @@ static int undo_knob(const char *path, const char *orig, bool verbose)
 	if (err)
 		return err;
 	rr_knob_value(raw, cur, sizeof(cur));
-	if (!strcmp(cur, orig))
-		return 0;
-	err = rr_write_file(path, orig);
 	/* One line per knob, also for a list such as set_ftrace_filter. */
 	for (char *p = cur; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
+	if (same_value(cur, orig))
+		return 0;
+	if (wrote && !same_value(cur, wrote)) {
+		rr_warn("left %s as it is: it holds %s, not the %s this run wrote (changed since)",
+			path, cur, wrote);
+		return LEFT;
+	}
+	err = rr_write_file(path, orig);
 	if (!err && verbose)
 		rr_msg("restored %s: %s -> %s", path, cur,
 		       orig[0] ? orig : "(empty)");
 	return err;
 }
 
+/*
+ * KSM pages merged by a live process: /proc/PID/ksm_merging_pages, one
+ * name at a time. -1 when the kernel does not say (before 6.1).
+ */
+static long other_merging_pages(pid_t *who)
+{
+	char path[64];
+	struct dirent *d;
+	long total = -1, n;
+	DIR *proc = opendir("/proc");
+
+	*who = 0;
+	while (proc && (d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ksm_merging_pages",
+			 d->d_name);
+		if (rr_read_long(path, &n))
+			continue;
+		total = total < 0 ? n : total + n;
+		if (n > 0 && !*who)
+			*who = atoi(d->d_name);
+	}
+	if (proc)
+		closedir(proc);
+	return total;
+}
+
 static int undo_ksm_unmerge(bool verbose)
 {
 	const char *run = "/sys/kernel/mm/ksm/run";
 	char cur[32];
+	pid_t who;
+	long others;
 	int err;
 
 	/*
 	 * KSM held no merged page when the run began. Unmerging everything
 	 * returns it there and drops stale stable nodes, without which
-	 * max_page_sharing cannot be written back (EBUSY).
+	 * max_page_sharing cannot be written back (EBUSY). The run's own
+	 * processes are gone by now: pages merged in a live process are
+	 * someone else's, and run=2 would unmerge them too.
 	 */
 	err = rr_read_file(run, cur, sizeof(cur));
 	if (err)
 		return err == -ENOENT ? 0 : err;
+	others = other_merging_pages(&who);
+	if (others != 0) {
+		if (others < 0)
+			rr_warn("left KSM merged: this kernel has no /proc/PID/ksm_merging_pages to tell whether other processes merged pages since; unmerge with 'echo 2 > %s' if none did",
+				run);
+		else
+			rr_warn("left KSM merged: live processes (pid %d and maybe others) have %ld merged pages; run=2 would unmerge them too",
+				who, others);
+		return LEFT;
+	}
 	err = rr_write_file(run, "2");
 	if (!err && strcmp(cur, "2"))
 		err = rr_write_file(run, cur);
@@ -312,10 +435,64 @@ static bool swap_active(const char *dev)
 	return found;
 }
 
-static int undo_swapon(const char *dev, bool verbose)
+/* "ino=N": the sysfs inode of /sys/block/zramID, new for each device. */
+int journal_zram_ident(const char *id, char *buf, size_t size)
 {
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	if (stat(path, &st))
+		return -errno;
+	snprintf(buf, size, "ino=%llu", (unsigned long long)st.st_ino);
+	return 0;
+}
+
+/*
+ * Is /sys/block/zramID still the device the record describes? ident
+ * holds "ino=N" and, for a swap, "disksize=BYTES"; a record with
+ * neither (an older journal) is trusted as before.
+ */
+static bool zram_is_ours(const char *id, const char *ident, char *why,
+			 size_t len)
+{
+	unsigned long long want, now = 0;
+	struct stat st = { 0 };
+	char path[PATH_MAX];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	p = strstr(ident, "ino=");
+	if (p && sscanf(p, "ino=%llu", &want) == 1 &&
+	    (stat(path, &st) || st.st_ino != want)) {
+		snprintf(why, len,
+			 "it is another device than the one this run created (sysfs inode %llu, not %llu)",
+			 (unsigned long long)st.st_ino, want);
+		return false;
+	}
+	p = strstr(ident, "disksize=");
+	snprintf(path, sizeof(path), "/sys/block/zram%s/disksize", id);
+	if (p && sscanf(p, "disksize=%llu", &want) == 1 &&
+	    (rr_read_ull(path, &now) || now != want)) {
+		snprintf(why, len,
+			 "its disksize is %llu bytes, not the %llu this run set",
+			 now, want);
+		return false;
+	}
+	return true;
+}
+
+static int undo_swapon(const char *dev, const char *ident, bool verbose)
+{
+	char why[256];
+
 	if (!swap_active(dev))
 		return 0;
+	if (!strncmp(dev, "/dev/zram", 9) &&
+	    !zram_is_ours(dev + 9, ident, why, sizeof(why))) {
+		rr_warn("left swap on %s: %s", dev, why);
+		return LEFT;
+	}
 	if (swapoff(dev))
 		return -errno;
 	if (verbose)
@@ -323,14 +500,20 @@ static int undo_swapon(const char *dev, bool verbose)
 	return 0;
 }
 
-static int undo_zram(const char *id, bool verbose)
+static int undo_zram(const char *id, const char *ident, bool verbose)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[256];
 	int err;
 
 	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
 	if (!rr_path_exists(path))
 		return 0;
+	snprintf(path, sizeof(path), "/dev/zram%s", id);
+	if (!zram_is_ours(id, ident, why, sizeof(why)) || swap_active(path)) {
+		rr_warn("left /dev/zram%s: %s", id, swap_active(path) ?
+			"it is in use as swap, not by this run" : why);
+		return LEFT;
+	}
 	snprintf(path, sizeof(path), "/sys/block/zram%s/reset", id);
 	err = rr_write_file(path, "1");
 	if (err)
@@ -415,7 +598,7 @@ static void clear_triggers(const char *inst)
 	}
 }
 
-static int undo_instance(const char *dir, bool verbose)
+int journal_remove_instance(const char *dir, bool verbose)
 {
 	if (rr_path_exists(dir))
 		clear_triggers(dir);
@@ -433,6 +616,29 @@ static int undo_mount(const char *dir, bool verbose)
 	return 0;
 }
 
+/* A zram device with a disk size: set up by someone. Names it. */
+static bool zram_configured(char *dev, size_t size)
+{
+	char path[PATH_MAX], v[32];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir = opendir("/sys/block");
+
+	while (dir && !found && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "zram", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/disksize",
+			 d->d_name);
+		if (!rr_read_file(path, v, sizeof(v)) && strcmp(v, "0")) {
+			snprintf(dev, size, "/dev/%s", d->d_name);
+			found = true;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
 static int undo_module(const char *name, bool verbose)
 {
 	const char *argv[] = { "modprobe", "-r", name, NULL };
@@ -442,6 +648,12 @@ static int undo_module(const char *name, bool verbose)
 	snprintf(path, sizeof(path), "/sys/module/%s", name);
 	if (!rr_path_exists(path))
 		return 0;
+	/* Unloading zram removes every zram device, also a user's. */
+	if (!strcmp(name, "zram") && zram_configured(path, sizeof(path))) {
+		rr_warn("left module zram loaded: %s is configured (not by this run)",
+			path);
+		return LEFT;
+	}
 	ret = rr_run(argv, true);
 	if (ret)
 		return ret < 0 ? ret : -EBUSY;
@@ -483,20 +695,35 @@ static int undo_dynevent(const char *name, const char *dir, bool verbose)
 	return err;
 }
 
-static int undo(const struct record *r, bool verbose)
+/* The last value the run wrote to path after record i, or NULL. */
+static const char *last_wrote(const struct record *recs, int n, int i,
+			      const char *path)
 {
+	const char *v = NULL;
+
+	for (i++; i < n; i++)
+		if (!strcmp(recs[i].op, J_WROTE) && !strcmp(recs[i].a1, path))
+			v = recs[i].a2;
+	return v;
+}
+
+static int undo(const struct record *recs, int n, int i, bool verbose)
+{
+	const struct record *r = &recs[i];
+
 	if (!strcmp(r->op, J_KNOB))
-		return undo_knob(r->a1, r->a2, verbose);
+		return undo_knob(r->a1, r->a2,
+				 last_wrote(recs, n, i, r->a1), verbose);
 	if (!strcmp(r->op, J_KSM_UNMERGE))
 		return undo_ksm_unmerge(verbose);
 	if (!strcmp(r->op, J_SWAPON))
-		return undo_swapon(r->a1, verbose);
+		return undo_swapon(r->a1, r->a2, verbose);
 	if (!strcmp(r->op, J_ZRAM))
-		return undo_zram(r->a1, verbose);
+		return undo_zram(r->a1, r->a2, verbose);
 	if (!strcmp(r->op, J_CGROUP))
 		return undo_rmdir(r->a1, verbose);
 	if (!strcmp(r->op, J_INSTANCE))
-		return undo_instance(r->a1, verbose);
+		return journal_remove_instance(r->a1, verbose);
 	if (!strcmp(r->op, J_MOUNT))
 		return undo_mount(r->a1, verbose);
 	if (!strcmp(r->op, J_MODULE))
@@ -540,15 +767,28 @@ static int parse_records(char *text, struct record **out)
 	return n;
 }
 
-int journal_replay(const char *path, bool verbose, int *undone)
+/* The boot a journal was written in, if it says (older ones do not). */
+static const char *journal_boot(const struct record *recs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(recs[i].op, J_BOOT))
+			return recs[i].a1;
+	return NULL;
+}
+
+int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 {
 	struct record *recs = NULL;
+	struct rr_replay res = { 0 };
 	char *text, failed[PATH_MAX];
+	const char *boot;
 	struct stat st;
 	int fd, n, i, err, failures = 0;
 
-	if (undone)
-		*undone = 0;
+	if (st_out)
+		memset(st_out, 0, sizeof(*st_out));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : 1;
@@ -569,18 +809,33 @@ int journal_replay(const char *path, bool verbose, int *undone)
 		free(text);
 		return 1;
 	}
+	boot = journal_boot(recs, n);
+	if (boot && strcmp(boot, rr_boot_id())) {
+		rr_msg("%s was written in an earlier boot (%s): the reboot undid every change it records; nothing to restore",
+		       path, boot);
+		res.other_boot = true;
+		n = 0;
+	}
 	for (i = n - 1; i >= 0; i--) {
-		err = undo(&recs[i], verbose);
-		if (err) {
+		if (!strcmp(recs[i].op, J_WROTE) ||
+		    !strcmp(recs[i].op, J_BOOT))
+			continue;	/* facts for the records before them */
+		err = undo(recs, n, i, verbose);
+		if (err == LEFT) {
+			res.left++;
+		} else if (err) {
 			rr_warn("could not undo %s %s: %s", recs[i].op,
 				recs[i].a1, strerror(-err));
 			failures++;
-		} else if (undone) {
-			(*undone)++;
+		} else {
+			res.undone++;
 		}
 	}
 	free(recs);
 	free(text);
+	res.failures = failures;
+	if (st_out)
+		*st_out = res;
 
 	if (!failures) {
 		unlink(path);

@@ -28,6 +28,21 @@
 #define J_MOUNT		"mount"		/* a mount point we mounted */
 #define J_MODULE	"module"	/* a module we loaded */
 #define J_DYNEVENT	"dynevent"	/* group/event, tracing dir */
+#define J_BOOT		"boot"		/* boot id of the run's boot */
+#define J_WROTE		"wrote"		/* path, value written to a knob */
+
+/*
+ * What a replay did. A change that is no longer the run's own (a knob
+ * that holds another value than the run wrote, a device re-created or
+ * re-used since, KSM pages merged by other processes) is left as it is
+ * and said so: undoing it would undo someone else's work.
+ */
+struct rr_replay {
+	int undone;		/* records undone */
+	int left;		/* changed since: left alone */
+	int failures;		/* could not be undone */
+	bool other_boot;	/* journal of an earlier boot: nothing to do */
+};
 
 const char *rr_state_dir(void);
 const char *journal_path(void);
@@ -60,10 +75,23 @@ void journal_forget(void);
 
 /*
  * Undo every record of the journal at path, last first. Returns the
- * number of records that could not be undone (*undone, if not NULL, gets
- * the number of records replayed without error). A clean journal is
- * removed; one with failures is kept as <path>.failed for a later retry.
+ * number of records that could not be undone; st (if not NULL) gets the
+ * counts. A journal written in an earlier boot undoes nothing: a reboot
+ * reset everything it records. A clean journal is removed; one with
+ * failures is kept as <path>.failed for a later retry.
  */
-int journal_replay(const char *path, bool verbose, int *undone);
+int journal_replay(const char *path, bool verbose, struct rr_replay *st);
+
+/*
+ * Remove a tracefs instance directory, its hist triggers first (triggers
+ * that refer to each other keep it busy). 0, or a negative errno.
+ */
+int journal_remove_instance(const char *dir, bool verbose);
+
+/* "ino=N" identifying /sys/block/zramID, for its journal record. */
+int journal_zram_ident(const char *id, char *buf, size_t size);
+
+/* This boot's id (/proc/sys/kernel/random/boot_id), or "unknown". */
+const char *rr_boot_id(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include "pattern.h"
 #include "repro.h"
 #include "swap.h"
+#include "sysinfo.h"
 #include "trace.h"
 #include "trigger.h"
 #include "util.h"
@@ -44,21 +45,6 @@ static double secs(uint64_t ns)
 	return (double)ns / NSEC_PER_SEC;
 }
 
-static int memory_floor(size_t bytes, char *why, size_t len)
-{
-	unsigned long long avail_kb;
-
-	if (rr_read_keyed("/proc/meminfo", "MemAvailable", &avail_kb))
-		return 0;
-	if (avail_kb < (bytes >> 10) + (rr_cfg.min_free_mb << 10)) {
-		snprintf(why, len,
-			 "MemAvailable %llu MiB is below the %llu MiB floor plus the %zu MiB the pattern needs",
-			 avail_kb >> 10, rr_cfg.min_free_mb, bytes >> 20);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 static int setup(struct body *b, char *why, size_t len)
 {
 	struct rr_result *res = b->res;
@@ -68,6 +54,7 @@ static int setup(struct body *b, char *why, size_t len)
 	size_t vmas = 0;
 	int err, i;
 
+	res->measured = true;
 	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
 	rr_phase(res, "setup: tracing");
 	rr_trace_sweep();
@@ -339,7 +326,8 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	int err;
 
 	b->r->spec(c->type, &spec);
-	err = memory_floor(spec.pages * rr_page_size(), why, len);
+	err = rr_memory_floor(spec.pages * rr_page_size(), rr_cfg.min_free_mb,
+			      why, len);
 	if (err) {
 		memset(p, 0, sizeof(*p));
 		p->memfd = -1;

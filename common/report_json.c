@@ -218,7 +218,10 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 
 	json_obj_begin(&j, "pattern");
 	json_uint(&j, "pages", r->pages);
-	json_uint(&j, "vmas", ksm ? ksm->vmas : 0);
+	if (ksm && ksm->vmas)
+		json_uint(&j, "vmas", ksm->vmas);
+	else
+		json_null(&j, "vmas");
 	json_uint(&j, "split_every", r->split_every);
 	json_uint(&j, "identical_pages",
 		  r->identical && r->identical < r->pages ? r->identical :
@@ -231,7 +234,10 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "trigger");
-	json_str(&j, "name", rr_trigger_names[r->trigger]);
+	if (r->measured)
+		json_str(&j, "name", rr_trigger_names[r->trigger]);
+	else
+		json_null(&j, "name");
 	json_str(&j, "why", r->trigger_why);
 	json_str(&j, "how", r->trigger_how);
 	json_str(&j, "memcg", r->memcg);
@@ -263,10 +269,16 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_int(&j, "max_rss_kb", r->max_rss_kb);
 
 	json_obj_begin(&j, "safety");
-	json_uint(&j, "oom_kill_before", r->oom_kill_before);
-	json_uint(&j, "oom_kill_after", r->oom_kill_after);
+	if (r->measured) {
+		json_uint(&j, "oom_kill_before", r->oom_kill_before);
+		json_uint(&j, "oom_kill_after", r->oom_kill_after);
+	} else {
+		json_null(&j, "oom_kill_before");
+		json_null(&j, "oom_kill_after");
+	}
 	json_bool(&j, "restore_ran", r->restore_ran);
 	json_int(&j, "restored_changes", r->restored);
+	json_int(&j, "restore_left", r->restore_left);
 	json_int(&j, "restore_failures", r->restore_failures);
 	json_obj_end(&j);
 

@@ -256,10 +256,32 @@ static void histograms(FILE *f, const struct rr_result *r)
 	}
 }
 
+static void restore_line(FILE *f, const struct rr_result *r)
+{
+	char buf[256];
+
+	if (!r->restore_ran)
+		return;
+	if (r->restore_failures)
+		snprintf(buf, sizeof(buf),
+			 "WARNING: %d of %d journaled changes could not be undone; see scripts/restore",
+			 r->restore_failures,
+			 r->restored + r->restore_failures);
+	else if (r->restore_left)
+		snprintf(buf, sizeof(buf),
+			 "%d journaled changes undone; %d left as they are: changed by someone else since the run made them (see the messages)",
+			 r->restored, r->restore_left);
+	else
+		snprintf(buf, sizeof(buf),
+			 "%d journaled changes undone; the machine is as found",
+			 r->restored);
+	field(f, "Restore", buf);
+}
+
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
-	char buf[1536], split[32];
+	char buf[1536], split[32], vmas[64];
 	double setup, merge, trigger;
 	const struct rr_bracket_def *d;
 	const char *p;
@@ -283,14 +305,26 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 r->sys.numa_nodes == 1 ? "" : "s", r->sys.thp);
 	field(f, "Kernel", buf);
 	field(f, "Command", r->options);
-	if (r->verdict == RR_SKIP && !r->nr_cases)
+	/*
+	 * Stopped before it measured anything (a skip, or an error before
+	 * the measuring process began): no pattern, trigger, probe or
+	 * safety figure exists to print, only what was undone.
+	 */
+	if (!r->measured) {
+		restore_line(f, r);
 		return;
+	}
 
 	snprintf(split, sizeof(split), r->split_every == 2 ? "every other" :
 		 "one in every %llu", r->split_every);
+	if (ksm && ksm->vmas)
+		snprintf(vmas, sizeof(vmas),
+			 "%zu VMAs (counted in /proc/self/maps)", ksm->vmas);
+	else
+		snprintf(vmas, sizeof(vmas), "VMAs never counted (not built)");
 	snprintf(buf, sizeof(buf),
-		 "one %llu-page mapping, %s page mprotect(PROT_READ): %zu VMAs (counted in /proc/self/maps) on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
-		 r->pages, split, ksm ? ksm->vmas : (size_t)0,
+		 "one %llu-page mapping, %s page mprotect(PROT_READ): %s on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
+		 r->pages, split, vmas,
 		 r->identical && r->identical < r->pages ? r->identical :
 		 r->pages);
 	field(f, "Pattern", buf);
@@ -378,16 +412,5 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 "the OOM killer did not run (oom_kill in /proc/vmstat stayed %llu)",
 			 r->oom_kill_before);
 	field(f, "Safety", buf);
-	if (r->restore_ran) {
-		if (r->restore_failures)
-			snprintf(buf, sizeof(buf),
-				 "WARNING: %d of %d journaled changes could not be undone; see scripts/restore",
-				 r->restore_failures,
-				 r->restored + r->restore_failures);
-		else
-			snprintf(buf, sizeof(buf),
-				 "%d journaled changes undone; the machine is as found",
-				 r->restored);
-		field(f, "Restore", buf);
-	}
+	restore_line(f, r);
 }

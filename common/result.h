@@ -90,6 +90,7 @@ struct rr_result {
 	enum rr_verdict verdict;
 	char reason[512];
 	bool done;			/* the child reached the end */
+	bool measured;			/* the child began: setup and after */
 	char phase[128];		/* what the child was doing */
 	char options[512];		/* command line, for repeating */
 	struct rr_sysinfo sys;
@@ -120,6 +121,7 @@ struct rr_result {
 	long max_rss_kb;		/* of the measuring child */
 	bool restore_ran;
 	int restored;			/* journal records undone */
+	int restore_left;		/* changed since by others: left */
 	int restore_failures;
 };
 

@@ -34,6 +34,7 @@
 #include "probe.h"
 #include "report.h"
 #include "repro.h"
+#include "sysinfo.h"
 #include "trace.h"
 #include "trigger.h"
 #include "util.h"
@@ -61,7 +62,7 @@ static const struct rr_opt common_opts[] = {
 	  "build each case's pattern and fire the trigger N times; statistics cover all runs",
 	  .min = 1, .max = 1000 },
 	{ "trigger", OPT_ENUM, &rr_cfg.trigger, "NAME",
-	  "what makes the kernel walk the pattern: reclaim (forced on the reproducer's own memory cgroup, with swap), compact (compaction; may miss the pattern), or auto (the best available: reclaim, else compact)",
+	  "what makes the kernel walk the pattern: migrate (move_pages() of the pattern's pages to another NUMA node; needs two nodes), reclaim (forced on the reproducer's own memory cgroup, with swap), compact (compaction; may miss the pattern), or auto (the best available, in that order)",
 	  .choices = rr_trigger_names },
 	{ "attempts", OPT_UINT, &rr_cfg.attempts, "N",
 	  "for a trigger that can miss the pattern (compact), rebuild the pattern and fire again up to N times until it reaches it",
@@ -120,6 +121,72 @@ static bool has_ksm_case(const struct rr_repro *r)
 	return false;
 }
 
+/* Bytes of the largest case's pattern: what one case maps at a time. */
+static unsigned long long largest_pattern(const struct rr_repro *r)
+{
+	struct rr_pattern_spec spec;
+	unsigned long long most = 0;
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++) {
+		memset(&spec, 0, sizeof(spec));
+		r->spec(r->cases[i], &spec);
+		if (spec.pages * rr_page_size() > most)
+			most = spec.pages * rr_page_size();
+	}
+	return most;
+}
+
+/* --compact-node: "all", or a node this machine has. */
+static bool check_compact_node(char *err, size_t len)
+{
+	unsigned long long node;
+
+	if (!strcmp(rr_cfg.compact_node, "all"))
+		return true;
+	if (!rr_parse_ull(rr_cfg.compact_node, &node)) {
+		snprintf(err, len,
+			 "--compact-node: '%s' is not a node number or all",
+			 rr_cfg.compact_node);
+		return false;
+	}
+	if (!rr_numa_node_exists(node)) {
+		snprintf(err, len,
+			 "--compact-node %llu: no such NUMA node here (no /sys/devices/system/node/node%llu)",
+			 node, node);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * --out must be a directory this process can write to, checked before
+ * anything runs so that no result is lost at the end. A missing last
+ * component is created (it would be at the end anyway).
+ */
+static bool check_out(const char *dir, char *err, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		if (errno != ENOENT || mkdir(dir, 0755)) {
+			snprintf(err, len, "--out %s: cannot create it: %s",
+				 dir, strerror(errno));
+			return false;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "--out %s: exists and is not a directory",
+			 dir);
+		return false;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, len, "--out %s: not writable: %s", dir,
+			 strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 static void command_line(struct rr_result *res, int argc, char **argv)
 {
 	size_t o = 0;
@@ -172,13 +239,14 @@ static void report(const struct rr_result *res)
 
 static void restore(struct rr_result *res)
 {
-	int failures;
+	struct rr_replay st;
 
 	rr_phase(res, "restore");
-	failures = journal_replay(journal_path(), !rr_cfg.quiet,
-				  &res->restored);
+	journal_replay(journal_path(), !rr_cfg.quiet, &st);
 	res->restore_ran = true;
-	res->restore_failures = failures;
+	res->restored = st.undone;
+	res->restore_left = st.left;
+	res->restore_failures = st.failures;
 }
 
 /* Prerequisites; false with the verdict set to skip. */
@@ -328,17 +396,12 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		rr_opts_help(stdout, usage, r->summary, tables);
 		return 0;
 	}
-	if (!ret && strcmp(rr_cfg.compact_node, "all")) {
-		unsigned long long node;
-
-		if (!rr_parse_ull(rr_cfg.compact_node, &node) || node > 4095) {
-			snprintf(err, sizeof(err),
-				 "--compact-node: '%s' is not a node number or all",
-				 rr_cfg.compact_node);
-			ret = -1;
-		}
-	}
 	if (!ret && r->check && !r->check(err, sizeof(err)))
+		ret = -1;
+	if (!ret && !check_compact_node(err, sizeof(err)))
+		ret = -1;
+	/* Last: a usage error must not leave a new directory behind. */
+	if (!ret && rr_cfg.out && !check_out(rr_cfg.out, err, sizeof(err)))
 		ret = -1;
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", r->name, err,
@@ -365,6 +428,12 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 
 	if (geteuid()) {
 		rr_set_verdict(res, RR_SKIP, "needs root");
+		return finish(res, 0);
+	}
+	/* Before the lock and the journal: a skip changes nothing. */
+	if (rr_memory_floor(largest_pattern(r), rr_cfg.min_free_mb, why,
+			    sizeof(why))) {
+		rr_set_verdict(res, RR_SKIP, "%s", why);
 		return finish(res, 0);
 	}
 	ret = rr_lock_acquire(r->name, holder, sizeof(holder));

@@ -82,7 +82,7 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 		   size_t len)
 {
 	const char *mkswap[] = { "mkswap", NULL, NULL };
-	char id[16], path[128], size[32];
+	char id[16], path[128], size[32], ident[96];
 	int err;
 
 	if (rr_swap_active(s))
@@ -97,8 +97,11 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	 * leave an empty, unused zram device behind (no swap on it).
 	 */
 	err = rr_read_file(HOT_ADD, id, sizeof(id));
+	/* Its identity: a replay must never reset a device made later. */
 	if (!err)
-		err = journal_record(J_ZRAM, id, "");
+		err = journal_zram_ident(id, ident, sizeof(ident));
+	if (!err)
+		err = journal_record(J_ZRAM, id, ident);
 	if (err) {
 		snprintf(why, len, "zram hot_add: %s", strerror(-err));
 		return err;
@@ -122,7 +125,9 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 		snprintf(why, len, "mkswap %s failed (%d)", s->dev, err);
 		return -EIO;
 	}
-	err = journal_record(J_SWAPON, s->dev, "");
+	snprintf(ident + strlen(ident), sizeof(ident) - strlen(ident),
+		 " disksize=%llu", mb << 20);
+	err = journal_record(J_SWAPON, s->dev, ident);
 	if (!err && swapon(s->dev, 0))
 		err = -errno;
 	if (err)

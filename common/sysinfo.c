@@ -29,6 +29,31 @@ int rr_numa_nodes(void)
 	return n ? n : 1;
 }
 
+int rr_memory_floor(unsigned long long bytes, unsigned long long floor_mb,
+		    char *why, size_t len)
+{
+	unsigned long long avail_kb;
+
+	if (rr_read_keyed("/proc/meminfo", "MemAvailable", &avail_kb))
+		return 0;
+	if (avail_kb < (bytes >> 10) + (floor_mb << 10)) {
+		snprintf(why, len,
+			 "MemAvailable %llu MiB is below the %llu MiB floor (--min-free-mb) plus the %llu MiB the pattern needs",
+			 avail_kb >> 10, floor_mb, bytes >> 20);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+bool rr_numa_node_exists(unsigned long long node)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%llu",
+		 node);
+	return rr_path_exists(path);
+}
+
 void rr_sysinfo_read(struct rr_sysinfo *s)
 {
 	struct utsname u;

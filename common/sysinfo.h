@@ -3,6 +3,7 @@
 #ifndef RR_SYSINFO_H
 #define RR_SYSINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct rr_sysinfo {
@@ -34,5 +35,13 @@ const char *rr_kconfig_missing(const char *const *names);
 void rr_kconfig_set_source(const char *path);
 
 int rr_numa_nodes(void);
+bool rr_numa_node_exists(unsigned long long node);
+
+/*
+ * Would bytes more of memory leave MemAvailable above floor_mb? 0 when
+ * they would (or MemAvailable is unreadable), -ENOMEM with why if not.
+ */
+int rr_memory_floor(unsigned long long bytes, unsigned long long floor_mb,
+		    char *why, size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,22 +33,25 @@ int rr_trace_mount(char *why, size_t len)
 
 int rr_trace_sweep(void)
 {
-	char **list = tracefs_instances("^" RR_INSTANCE_PREFIX "[0-9]+$");
+	/* A basic regular expression: "+" would be a literal there. */
+	char **list = tracefs_instances("^" RR_INSTANCE_PREFIX
+					"[0-9][0-9]*$");
+	char path[PATH_MAX];
 	int i, n = 0;
 
 	for (i = 0; list && list[i]; i++) {
-		struct tracefs_instance *inst;
 		long pid = strtol(list[i] + strlen(RR_INSTANCE_PREFIX),
 				  NULL, 10);
 
+		/* Only the instances of runs that are gone. */
 		if (pid > 0 && (!kill(pid, 0) || errno != ESRCH))
 			continue;
-		inst = tracefs_instance_alloc(NULL, list[i]);
-		if (inst && !tracefs_instance_destroy(inst)) {
+		snprintf(path, sizeof(path), "%s/instances/%s",
+			 tracefs_tracing_dir(), list[i]);
+		if (!journal_remove_instance(path, false)) {
 			rr_msg("removed stale tracefs instance %s", list[i]);
 			n++;
 		}
-		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(list);
 	return n;

@@ -30,7 +30,8 @@ int main(int argc, char **argv)
 {
 	const struct rr_opt *tables[] = { opts, NULL };
 	char err[256], failed[4096];
-	int ret, undone = 0, failures;
+	struct rr_replay st;
+	int ret, failures;
 
 	rr_set_prog("rmap-restore");
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
@@ -63,13 +64,19 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	rr_msg("replaying %s", path);
-	failures = journal_replay(path, !quiet, &undone);
+	failures = journal_replay(path, !quiet, &st);
 	rr_lock_release();
 	if (failures) {
 		rr_warn("%d change(s) could not be undone", failures);
 		return 1;
 	}
-	rr_msg("%d change(s) undone; the machine is as the run found it",
-	       undone);
+	if (st.other_boot)
+		return 0;
+	if (st.left)
+		rr_msg("%d change(s) undone; %d left as they are (changed since the run made them)",
+		       st.undone, st.left);
+	else
+		rr_msg("%d change(s) undone; the machine is as the run found it",
+		       st.undone);
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 static int t_failed_checks;
 static int t_tests, t_failures;
+static int t_setup_failures;	/* checks failed outside a test */
 
 #define CHECK(cond) do {						\
 	if (!(cond)) {							\
@@ -58,14 +59,22 @@ static int t_tests, t_failures;
 	}								\
 } while (0)
 
+/*
+ * A check that failed outside any test (a program's shared setup) fails
+ * every test after it: their results rest on that setup.
+ */
 static inline void t_run(const char *name, void (*fn)(void))
 {
+	t_setup_failures += t_failed_checks;
 	t_failed_checks = 0;
 	fn();
 	t_tests++;
-	if (t_failed_checks)
+	if (t_failed_checks || t_setup_failures)
 		t_failures++;
-	printf("%s %d %s\n", t_failed_checks ? "not ok" : "ok", t_tests, name);
+	printf("%s %d %s%s\n", t_failed_checks || t_setup_failures ?
+	       "not ok" : "ok", t_tests, name,
+	       t_setup_failures && !t_failed_checks ? " # setup failed" : "");
+	t_failed_checks = 0;
 	fflush(stdout);
 }
 

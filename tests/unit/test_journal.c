@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,8 +51,9 @@ static int count_records(void)
 
 	if (!f)
 		return -1;
+	/* The changes: not the boot id or the values written. */
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '#')
+		if (!strncmp(line, "knob\t", 5))
 			n++;
 	fclose(f);
 	return n;
@@ -70,7 +72,7 @@ static void setup(void)
 static void test_record_once_and_replay(void)
 {
 	char a[128], b[128];
-	int undone = -1;
+	struct rr_replay st;
 
 	setup();
 	put("knob_a", "100");
@@ -83,9 +85,10 @@ static void test_record_once_and_replay(void)
 	CHECK_EQ(journal_knob_set(b, "20"), 0);	/* unchanged: nothing */
 	CHECK_STR(get("knob_a"), "5");
 	CHECK_EQ(count_records(), 1);
-	/* Someone else's change after ours is undone to our original. */
-	CHECK_EQ(journal_replay(journal_path(), false, &undone), 0);
-	CHECK_EQ(undone, 1);
+	/* The last value written is ours: undone to the original. */
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.undone, 1);
+	CHECK_EQ(st.left, 0);
 	CHECK_STR(get("knob_a"), "100");
 	CHECK_STR(get("knob_b"), "20");
 	CHECK(!journal_exists());
@@ -180,7 +183,7 @@ static void test_gone_objects_are_fine(void)
 static void test_failure_is_kept(void)
 {
 	char a[128], failed[256];
-	int undone = 0;
+	struct rr_replay st;
 
 	setup();
 	path(a, sizeof(a), "subdir");
@@ -188,8 +191,9 @@ static void test_failure_is_kept(void)
 	CHECK_EQ(journal_begin("test"), 0);
 	/* Writing a value into a directory fails: the record must stay. */
 	CHECK_EQ(journal_record(J_KNOB, a, "1"), 0);
-	CHECK_EQ(journal_replay(journal_path(), false, &undone), 1);
-	CHECK_EQ(undone, 0);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 1);
+	CHECK_EQ(st.undone, 0);
+	CHECK_EQ(st.failures, 1);
 	snprintf(failed, sizeof(failed), "%s.failed", journal_path());
 	CHECK(rr_path_exists(failed));
 	/* Replaying the kept journal again keeps it in place. */
@@ -225,6 +229,110 @@ static void test_dynevent(void)
 	CHECK_STR(ev, "p:someone/else do_sys_open\n-:rmap_repro/rr_walk_ksm");
 }
 
+/*
+ * A knob that holds another value than the run last wrote was changed
+ * by someone since: it is left as it is, and counted, not failed.
+ */
+static void test_changed_since_is_left(void)
+{
+	char a[128], b[128];
+	struct rr_replay st;
+
+	setup();
+	put("pages_to_scan", "100");
+	put("run", "0");
+	path(a, sizeof(a), "pages_to_scan");
+	path(b, sizeof(b), "run");
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_knob_set(a, "20000"), 0);
+	CHECK_EQ(journal_knob_set(b, "1"), 0);
+	CHECK_EQ(journal_knob_set(b, "0"), 0);
+	CHECK_EQ(journal_knob_set(b, "1"), 0);
+	put("pages_to_scan", "7");	/* the user, after a kill -9 */
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.left, 1);
+	CHECK_EQ(st.undone, 1);
+	CHECK_EQ(st.failures, 0);
+	CHECK_STR(get("pages_to_scan"), "7");
+	CHECK_STR(get("run"), "0");	/* the last value was ours */
+	CHECK(!journal_exists());
+}
+
+/* Lists compare as sets of words: the kernel may reorder them. */
+static void test_list_compare(void)
+{
+	char a[128];
+	struct rr_replay st;
+
+	setup();
+	put("filter", "");
+	path(a, sizeof(a), "filter");
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_knob_set(a, "rmap_walk_ksm rmap_walk_anon"), 0);
+	put("filter", "rmap_walk_anon\nrmap_walk_ksm\n");
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.undone, 1);
+	CHECK_STR(get("filter"), "");
+}
+
+/*
+ * A journal of an earlier boot undoes nothing: the reboot reset what it
+ * records, and what holds those names now is someone else's.
+ */
+static void test_other_boot(void)
+{
+	char a[128], text[512];
+	struct rr_replay st;
+	FILE *f;
+
+	setup();
+	put("k", "user's");
+	path(a, sizeof(a), "k");
+	snprintf(text, sizeof(text),
+		 "# rmap-repro journal v1: pid 1 (test)\nboot\t00000000-0000-0000-0000-000000000000\t\nknob\t%s\torig\nwrote\t%s\tours\n",
+		 a, a);
+	f = fopen(journal_path(), "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK(st.other_boot);
+	CHECK_EQ(st.undone, 0);
+	CHECK_STR(get("k"), "user's");
+	CHECK(!journal_exists());
+}
+
+/* journal_begin names this boot, and first replays a killed run's. */
+static void test_begin_replays_leftover(void)
+{
+	char a[128], line[256];
+	FILE *f;
+
+	setup();
+	put("k", "orig");
+	path(a, sizeof(a), "k");
+	CHECK_EQ(journal_begin("killed"), 0);
+	CHECK_EQ(journal_knob_set(a, "changed"), 0);
+	/* killed here: the journal stays; the next run restores it */
+	journal_forget();
+	CHECK_EQ(journal_begin("next"), 0);
+	CHECK_STR(get("k"), "orig");
+	CHECK_EQ(count_records(), 0);
+	f = fopen(journal_path(), "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(fgets(line, sizeof(line), f) != NULL);
+	CHECK_CONTAINS(line, "(next)");
+	CHECK(fgets(line, sizeof(line), f) != NULL);
+	CHECK(!strncmp(line, "boot\t", 5));
+	CHECK_CONTAINS(line, rr_boot_id());
+	fclose(f);
+	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
+}
+
 static void test_lock(void)
 {
 	char holder[128] = "";
@@ -239,8 +347,43 @@ static void test_lock(void)
 	rr_lock_release();
 }
 
+/*
+ * run-all holds the lock and passes its descriptor down: a reproducer
+ * given that descriptor shares the lock; any other is refused, also one
+ * given a descriptor of the same file that does not hold it.
+ */
+static void test_lock_inherited(void)
+{
+	char p[256], num[16], holder[128] = "";
+	int fd, other;
+
+	setup();
+	path(p, sizeof(p), "lock");
+	fd = open(p, O_RDWR | O_CREAT, 0644);
+	other = open(p, O_RDWR);
+	CHECK(fd >= 0 && other >= 0);
+	CHECK_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+	snprintf(num, sizeof(num), "%d", fd);
+	setenv("RMAP_REPRO_LOCK_FD", num, 1);
+	CHECK_EQ(rr_lock_acquire("reproducer", NULL, 0), 0);
+	rr_lock_release();
+	/* still held through the parent's descriptor */
+	snprintf(num, sizeof(num), "%d", other);
+	setenv("RMAP_REPRO_LOCK_FD", num, 1);
+	CHECK_EQ(rr_lock_acquire("stranger", holder, sizeof(holder)), -EBUSY);
+	unsetenv("RMAP_REPRO_LOCK_FD");
+	CHECK_EQ(rr_lock_acquire("stranger", NULL, 0), -EBUSY);
+	close(fd);
+	close(other);
+	CHECK_EQ(rr_lock_acquire("after", NULL, 0), 0);
+	rr_lock_release();
+}
+
 TEST_MAIN(T(test_record_once_and_replay), T(test_reverse_order),
 	  T(test_bracketed_value), T(test_empty_original),
 	  T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
-	  T(test_dynevent), T(test_lock))
+	  T(test_dynevent), T(test_changed_since_is_left),
+	  T(test_list_compare), T(test_other_boot),
+	  T(test_begin_replays_leftover), T(test_lock),
+	  T(test_lock_inherited))

@@ -39,6 +39,7 @@ static void base(struct rr_result *r, double ksm, double anon, double file)
 	r->split_every = 2;
 	r->identical = 512;
 	r->nr_cases = 3;
+	r->measured = true;
 	fill_case(&r->cases[0], RR_PT_KSM, ksm);
 	fill_case(&r->cases[1], RR_PT_ANON, anon);
 	fill_case(&r->cases[2], RR_PT_FILE, file);
@@ -272,4 +273,44 @@ static void test_text(void)
 	free(s);
 }
 
-TEST_MAIN(T(test_verdicts), T(test_json), T(test_ktap), T(test_text))
+/*
+ * A run that stopped before it measured (tracefs could not be mounted):
+ * the report names no pattern, trigger, probe or safety figure it never
+ * had, only the reason and what was undone.
+ */
+static void test_unstarted(void)
+{
+	struct rr_result r;
+	char *s;
+
+	base(&r, 0, 0, 0);
+	r.nr_cases = 0;
+	r.measured = false;
+	r.trigger = RR_TRIG_AUTO;
+	r.restore_ran = true;
+	r.restored = 1;
+	rr_set_verdict(&r, RR_ERROR,
+		       "cannot start: cannot mount tracefs on /sys/kernel/tracing: Permission denied");
+	s = render(rr_report_text, &r);
+	CHECK(!strncmp(s, "ksm-mprotect-split: ERROR\n", 26));
+	CHECK_CONTAINS(s, "cannot mount tracefs");
+	CHECK_CONTAINS(s, "Restore  1 journaled changes undone");
+	CHECK(!strstr(s, "VMAs"));
+	CHECK(!strstr(s, "Trigger"));
+	CHECK(!strstr(s, "Probe"));
+	CHECK(!strstr(s, "OOM"));
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"vmas\": null");
+	CHECK_CONTAINS(s, "\"name\": null");
+	CHECK_CONTAINS(s, "\"oom_kill_before\": null");
+	free(s);
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "# error: cannot start: cannot mount tracefs");
+	CHECK_CONTAINS(s, "\nnot ok 1 ksm-mprotect-split\n");
+	free(s);
+}
+
+TEST_MAIN(T(test_verdicts), T(test_json), T(test_ktap), T(test_text),
+	  T(test_unstarted))
