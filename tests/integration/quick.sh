@@ -1,60 +1,83 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-all with the quick preset runs ksm-mprotect-split on this kernel:
-# it must measure a KSM-case latency well above both controls, say
-# "reproduced" in all three formats, and leave the machine as it was.
+# run-all with the quick preset runs ksm-mprotect-split on this kernel,
+# whatever the kernel decides: every case has figures from a named probe
+# (the one this kernel's offer makes auto choose, on the trigger its NUMA
+# nodes make auto choose); the verdict and the exit code follow from the
+# figures by the documented rule; text, KTAP and JSON agree; lost events
+# are counted; the OOM killer stayed silent; the machine is as before.
+# Whether the latency bug reproduces is the kernel's business: it is
+# asserted only on known test kernels (vm.sh).
 . "$(dirname "$0")/../lib/integration.sh"
 
+name=ksm-mprotect-split
 out=$work/run
+trigger=$(expected_trigger)
+probe=$(expected_probe auto "$trigger")
+echo "# here: trigger $trigger, probe $probe (from rmap-probes and $(mem_nodes) NUMA node(s) with memory)"
+
 before=$(snapshot)
-"$top/scripts/run-all" --preset quick --only ksm-mprotect-split \
+"$top/scripts/run-all" --preset quick --only $name \
 	--out "$out" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 after=$(snapshot)
 j=$out/results.json
 r='.results[0]'
+v=$(jq -r "$r.verdict" "$j" 2>/dev/null)
 
-assert "run-all exits 1: the latency bug reproduced" [ $rc = 1 ]
-assert_jq "results.json: verdict reproduced" "$j" "$r.verdict == \"reproduced\""
+assert_jq "a verdict from measured figures (reproduced or not-reproduced)" \
+	"$j" "$r.verdict == \"reproduced\" or $r.verdict == \"not-reproduced\""
+assert "run-all's exit code is the verdict's ($v: $(exit_of "$v"))" \
+	[ $rc = "$(exit_of "$v")" ]
+assert_jq "the verdict follows from the figures by the documented rule" \
+	"$j" "$r | .verdict == ($verdict_rule)"
+assert_jq "auto chose the trigger this machine offers first ($trigger)" \
+	"$j" "$r.trigger.name == \"$trigger\""
+assert_jq "every case measured intervals with the probe this kernel offers first ($probe)" \
+	"$j" "$r.cases | all(.latency_ms.count > 0 and .probe == \"$probe\" and (.probe_detail.events | length > 0) and (.probe_detail.bounds | length > 0))"
+assert_jq "three cases: ksm and the anon and file controls" "$j" \
+	"[$r.cases[].page_type] == [\"ksm\", \"anon\", \"file\"]"
 assert_jq "the pattern has 20000 VMAs, counted in /proc/self/maps" "$j" \
 	"$r.pattern.vmas == 20000 and ($r.cases | all(.pattern.vmas == 20000))"
 assert_jq "KSM merged the identical pages" "$j" \
 	"$r.pattern.ksm_pages_shared >= 1 and $r.pattern.ksm_pages_sharing >= 500 and $r.pattern.ksm_merging_pages >= 500"
-assert_jq "three cases: ksm and the anon and file controls" "$j" \
-	"[$r.cases[].page_type] == [\"ksm\", \"anon\", \"file\"]"
-assert_jq "every case measured intervals with a named probe" "$j" \
-	"$r.cases | all(.latency_ms.count > 0 and .probe == \"memcg-reclaim\" and (.probe_detail.events | test(\"mm_vmscan_memcg_reclaim_begin\")))"
-assert_jq "KSM case max exceeds the 10 ms threshold" "$j" \
-	"($r.cases[0].latency_ms.max) > $r.threshold_ms"
-assert_jq "KSM case max is at least 5x each control's max" "$j" \
-	"$r.cases[0].latency_ms.max >= 5 * ([$r.cases[1:][].latency_ms.max] | max)"
-assert_jq "controls stay in the low milliseconds (< 50 ms)" "$j" \
-	"[$r.cases[1:][].latency_ms.max] | all(. < 50)"
-assert_jq "the reclaim reached the controls' pages (pagemap)" "$j" \
-	"$r.cases[1:] | all(.reach.pages_unmapped > 0)"
-# (victim_errors is not asserted: under the lowered memcg limit an
+# Reclaim walks KSM pages without always swapping them out (its
+# folio_referenced() backs off): only the controls must be unmapped.
+case $trigger in
+migrate) reach='.cases | all(.reach.pages_moved == .reach.pages_filled and .reach.pages_move_failed == 0)' ;;
+reclaim) reach='.cases[1:] | all(.reach.pages_unmapped > 0)' ;;
+*) reach='.cases | all(.reach.pattern_ptes_migrated > 0)' ;;
+esac
+assert_jq "the $trigger trigger reached the pages ($reach)" "$j" "$r$reach"
+# (victim_errors is not asserted: under a lowered memcg limit an
 # mprotect() may legitimately fail with ENOMEM; the report counts them.)
 assert_jq "the victim measured mprotect() latencies in every case" "$j" \
 	"$r.cases | all(.victim_stall_ms.count > 0)"
-assert_jq "no trace events were lost" "$j" "$r.cases | all(.lost_events == 0)"
+assert_jq "lost events are counted in every case" "$j" \
+	"$r.cases | all(.lost_events | type == \"number\" and . >= 0)"
+assert "the text report flags lost events exactly where JSON counts some" \
+	[ "$(jq "[$r.cases[] | select(.lost_events > 0)] | length" "$j")" = \
+	  "$(grep -c 'EVENTS LOST' "$out/report.txt")" ]
 assert_jq "the OOM killer did not run" "$j" \
 	"$r.safety.oom_kill_before == $r.safety.oom_kill_after"
 assert_jq "the journal was replayed without failure" "$j" \
 	"$r.safety.restore_ran and $r.safety.restore_failures == 0 and $r.safety.restored_changes > 0"
-assert_jq "results.json carries the system facts" "$j" \
-	".system.kernel.release == \"$(uname -r)\" and .system.probes[\"memcg-reclaim\"] == true"
-assert "results.ktap: the reproducer is not ok (bug reproduced)" \
-	grep -qx "not ok 1 ksm-mprotect-split" "$out/results.ktap"
-assert "results.ktap: the KSM subtest is not ok, controls ok" \
-	grep -Pzq '    not ok 1 ksm\n(.*\n)*    ok 2 anon\n(.*\n)*    ok 3 file\n' "$out/results.ktap"
+assert_jq "results.json carries the kernel and what it offers (rmap-probes)" \
+	"$j" ".system.kernel.release == \"$(uname -r)\" and .system.probes == $(probes_json)"
+assert_formats "text, KTAP and JSON agree (verdict, counts, maxima)" \
+	"$out/parts" $name
+assert "run-all's KTAP holds the reproducer's result as test 1" \
+	grep -qx "$([ "$v" = not-reproduced ] && echo ok || echo "not ok") 1 $name" \
+	"$out/results.ktap"
 assert "report.txt: header, verdict, probe and victim explained" \
 	bash -c "grep -q 'what this kernel offers (rmap-probes)' '$out/report.txt' &&
-		 grep -q 'ksm-mprotect-split: REPRODUCED' '$out/report.txt' &&
+		 grep -q '$name: $(echo "$v" | tr a-z A-Z)' '$out/report.txt' &&
 		 grep -q 'It bounds:' '$out/report.txt' &&
 		 grep -q '^Victim' '$out/report.txt'"
-assert "run-all printed the report" grep -q REPRODUCED "$work/stdout"
-assert "progress lines went to stderr" grep -q "case ksm: trigger" "$work/stderr"
+assert "run-all printed the report" grep -q "^$name: " "$work/stdout"
+assert "progress lines went to stderr" \
+	grep -q "case ksm: trigger $trigger" "$work/stderr"
 assert_same "the machine is as before (knobs, swap, zram, cgroups, tracefs)" \
 	"$before" "$after"
 finish

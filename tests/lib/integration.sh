@@ -92,3 +92,160 @@ wait_unlocked() {
 finish() {
 	echo "1..$n"
 }
+
+# ---- What the kernel under test offers, derived, never written down ----
+
+# rmap-probes --json, once per test program.
+probes_json() {
+	[ -s "$work/probes.json" ] ||
+		"$bin/rmap-probes" --json >"$work/probes.json" 2>/dev/null
+	cat "$work/probes.json"
+}
+
+# offers KEY: rmap-probes found it (rmap-tp, function_graph, ...).
+offers() {
+	probes_json | jq -e --arg k "$1" '.[$k] == true' >/dev/null 2>&1
+}
+
+# Is the running kernel at least MAJOR.MINOR?
+kernel_at_least() {
+	local v=${KERNEL_RELEASE:-$(uname -r)} maj min
+
+	maj=${v%%.*}
+	min=${v#*.}
+	min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
+}
+
+# NUMA nodes with memory (move_pages() needs two).
+mem_nodes() {
+	local f n=0
+
+	for f in /sys/devices/system/node/node[0-9]*/meminfo; do
+		[ -r "$f" ] || continue
+		awk '/MemTotal/ { exit !($4 > 0) }' "$f" && n=$((n + 1))
+	done
+	echo $n
+}
+
+# A memory cgroup controller (v1 mount, or v2 offering it) and swap, or
+# zram to make some.
+reclaim_possible() {
+	{ awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { f = 1 }
+	       END { exit !f }' /proc/self/mountinfo ||
+	  grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; } &&
+	{ [ "$(wc -l </proc/swaps)" -gt 1 ] ||
+	  [ -e /sys/class/zram-control/hot_add ] ||
+	  modinfo zram >/dev/null 2>&1; }
+}
+
+# The trigger --trigger auto must choose on this machine.
+expected_trigger() {
+	if [ "$(mem_nodes)" -ge 2 ]; then
+		echo migrate
+	elif reclaim_possible; then
+		echo reclaim
+	else
+		echo compact
+	fi
+}
+
+# Is the walk-level probe NAME available on this kernel?
+probe_offered() {
+	case "$1" in
+	rmap-tp) offers rmap-tp || offers rmap-tp-v1 ;;
+	funcgraph) offers function_graph && kernel_at_least 6 11 ;;
+	kprobe) offers kprobe_events ;;
+	brackets) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# The probe id a run with --probe NAME (auto: the first available of
+# rmap-tp, funcgraph, kprobe, brackets) reports, for trigger TRIGGER.
+expected_probe() {
+	local p want=$1 trigger=$2
+
+	for p in rmap-tp funcgraph kprobe brackets; do
+		[ "$want" = auto ] || [ "$want" = "$p" ] || continue
+		probe_offered "$p" || continue
+		if [ "$p" = brackets ]; then
+			[ "$trigger" = reclaim ] && echo memcg-reclaim ||
+				echo migrate-batch
+		else
+			echo "$p"
+		fi
+		return 0
+	done
+	return 1
+}
+
+# ---- The suite's own rules, recomputed from its output ----
+
+# jq: the verdict the documented rule gives for a result object.
+verdict_rule='
+	(.cases | map(select(.page_type == "ksm"))[0].latency_ms.max) as $k |
+	([.cases[] | select(.page_type != "ksm") | .latency_ms.max] | max) as $c |
+	if $k > .threshold_ms and $k >= .min_ratio * $c
+	then "reproduced" else "not-reproduced" end'
+
+# exit_of VERDICT: the kselftest exit code of a verdict.
+exit_of() {
+	case "$1" in
+	not-reproduced) echo 0 ;;
+	reproduced) echo 1 ;;
+	skip) echo 4 ;;
+	*) echo 2 ;;
+	esac
+}
+
+# same_figures "N MAX" "N MAX": the same count, maxima within rounding.
+same_figures() {
+	[ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		d = x[2] - y[2]
+		exit !(x[1] == y[1] && d < 0.0011 && d > -0.0011)
+	}'
+}
+
+# assert_formats DESC DIR NAME: NAME.txt, NAME.ktap and NAME.json in DIR
+# say the same verdict and the same per-case counts and maxima.
+assert_formats() {
+	local desc=$1 dir=$2 name=$3 j v upper why="" c cnt max row
+
+	j=$dir/$name.json
+	v=$(jq -r .verdict "$j" 2>/dev/null)
+	upper=$(echo "$v" | tr a-z A-Z)
+	grep -qx "$name: $upper" "$dir/$name.txt" ||
+		why="text does not say '$name: $upper'"
+	if [ "$v" = not-reproduced ]; then
+		grep -qx "ok 1 $name" "$dir/$name.ktap" || why="$why; ktap not ok"
+	elif [ "$v" = skip ]; then
+		grep -q "^ok 1 $name # SKIP" "$dir/$name.ktap" ||
+			why="$why; ktap not a SKIP"
+	else
+		grep -qx "not ok 1 $name" "$dir/$name.ktap" ||
+			why="$why; ktap not 'not ok'"
+	fi
+	for c in $(jq -r '.cases[] | select(.latency_ms.count > 0) | .page_type' "$j"); do
+		cnt=$(jq -r ".cases[] | select(.page_type == \"$c\") | .latency_ms.count" "$j")
+		max=$(jq -r ".cases[] | select(.page_type == \"$c\") | .latency_ms.max" "$j")
+		# "case n min p50 p90 p99 max lost" in the text table; KTAP's
+		# "# case: max M ms, p50 P ms over N intervals"; both print
+		# 3 decimals of what JSON gives with 4.
+		row=$(awk -v c="$c" '/^Probe intervals/ { on = 1; next }
+				    on && /^$/ { exit }
+				    on && $1 == c { print $2, $7; exit }' "$dir/$name.txt")
+		same_figures "$cnt $max" "$row" ||
+			why="$why; $c: json n=$cnt max=$max, text '$row'"
+		row=$(sed -n "s/^    # $c: max \([0-9.]*\) ms, .* over \([0-9]*\) intervals.*/\2 \1/p" \
+		      "$dir/$name.ktap")
+		same_figures "$cnt $max" "$row" ||
+			why="$why; $c: json n=$cnt max=$max, ktap '$row'"
+	done
+	if [ -z "$why" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "${why#; }"
+	fi
+}
