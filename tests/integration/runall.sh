@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/run-all itself, on a copy of the tree whose reproducers are
+# small scripts that play a part (a verdict, a usage error, a slow
+# restore): KTAP renumbering, the report of a reproducer that gave none,
+# bad arguments and presets (exit 2, with the file and line), one run-all
+# at a time, a new output directory per run, and signals to run-all's
+# process group forwarded to the reproducer, with run-all returning only
+# once it has ended. No kernel state is touched.
+. "$(dirname "$0")/../lib/integration.sh"
+
+set -m
+fake=$work/tree
+export RMAP_REPRO_STATE_DIR=$work/state
+mkdir -p "$fake/scripts" "$fake/reproducers" "$fake/configs" \
+	 "$fake/build/bin" "$RMAP_REPRO_STATE_DIR"
+cp -r "$top/scripts/run-all" "$top/scripts/lib" "$fake/scripts/"
+touch "$fake/reproducers/fa.c" "$fake/reproducers/fb.c"
+printf -- '--runs 1\n[fa]\n--pages 10\n' >"$fake/configs/quick.preset"
+cp "$fake/configs/quick.preset" "$fake/configs/default.preset"
+cat >"$fake/build/bin/rmap-probes" <<'EOF'
+#!/bin/bash
+[ "${1:-}" = --json ] && echo '{"rmap-tp": false}' || echo "rmap-tp no"
+EOF
+# A reproducer: FAKE_<name>="exit code" (default 0), FAKE_SLOW=seconds
+# before it ends, FAKE_MARK=a file it writes once its "restore" is done
+# (2 s after a signal).
+cat >"$fake/build/bin/fa" <<'EOF'
+#!/bin/bash
+name=$(basename "$0")
+out=.
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) out=$2; shift 2 ;;
+	--bad) echo "$name: unknown option '--bad'" >&2
+	       echo "Try '$name --help'." >&2
+	       exit 2 ;;
+	*) shift ;;
+	esac
+done
+sleeper=""
+restore() {
+	[ -n "$sleeper" ] && kill $sleeper
+	sleep 2
+	[ -n "${FAKE_MARK:-}" ] && echo "$name restored" >"$FAKE_MARK"
+	exit "$1"
+}
+trap 'restore 130' INT
+trap 'restore 143' TERM
+trap 'restore 129' HUP
+var=FAKE_$name
+rc=${!var:-0}
+case $rc in 0) v=not-reproduced; k=ok ;; 1) v=reproduced; k="not ok" ;;
+	    4) v=skip; k=ok ;; *) v=error; k="not ok" ;; esac
+echo "$name: progress" >&2
+[ -n "${FAKE_SLOW:-}" ] && { sleep "$FAKE_SLOW" & sleeper=$!; wait $!; }
+echo "$name: $v" >"$out/$name.txt"
+printf '{"schema": "rmap-repro-result/1", "reproducer": "%s", "verdict": "%s"}\n' \
+	"$name" "$v" >"$out/$name.json"
+printf 'KTAP version 1\n1..1\n    # %s: max 1.000 ms\n%s 1 %s\n' "$name" \
+	"$k" "$name" >"$out/$name.ktap"
+exit "$rc"
+EOF
+chmod +x "$fake/build/bin/rmap-probes" "$fake/build/bin/fa"
+cp "$fake/build/bin/fa" "$fake/build/bin/fb"
+ra=$fake/scripts/run-all
+
+# --- results from two reproducers -------------------------------------
+FAKE_fa=1 FAKE_fb=0 "$ra" --preset quick --out "$work/two" \
+	>"$work/two.out" 2>"$work/two.err"
+rc=$?
+assert "one reproduced, one not: run-all exits 1" [ $rc = 1 ]
+assert "results.ktap: a plan for two, each renumbered" \
+	bash -c "grep -qx '1..2' '$work/two/results.ktap' &&
+		 grep -qx 'not ok 1 fa' '$work/two/results.ktap' &&
+		 grep -qx 'ok 2 fb' '$work/two/results.ktap' &&
+		 [ \$(grep -c '^KTAP version 1' '$work/two/results.ktap') = 1 ]"
+assert "results.ktap: the reproducers' diagnostics are kept" \
+	grep -qx "    # fb: max 1.000 ms" "$work/two/results.ktap"
+assert_jq "results.json: both results, in order" "$work/two/results.json" \
+	'[.results[].reproducer] == ["fa", "fb"] and .preset == "quick"'
+assert "the preset's section applies to its reproducer only" \
+	grep -q "^run-all: fa --runs 1 --pages 10 *$" "$work/two.err"
+FAKE_fa=2 FAKE_fb=4 "$ra" --preset quick --out "$work/err" >/dev/null 2>&1
+assert "an error outranks a skip: exit 2" [ $? = 2 ]
+FAKE_fa=4 FAKE_fb=4 "$ra" --preset quick --out "$work/skip" >/dev/null 2>&1
+assert "all skipped: exit 4" [ $? = 4 ]
+
+# --- a reproducer that rejects its options ----------------------------
+printf -- '--runs 1\n[fb]\n--bad\n' >"$work/bad-opt.preset"
+"$ra" --preset "$work/bad-opt.preset" --out "$work/badopt" >/dev/null \
+	2>&1
+rc=$?
+assert "a reproducer's usage error: run-all exits 2" [ $rc = 2 ]
+assert "the report quotes its reason (from its stderr)" \
+	bash -c "grep -q \"fb: no report; it said (parts/fb.stderr):\" '$work/badopt/report.txt' &&
+		 grep -q \"unknown option '--bad'\" '$work/badopt/report.txt'"
+assert "its stderr is kept in parts/fb.stderr" \
+	grep -q "unknown option '--bad'" "$work/badopt/parts/fb.stderr"
+assert "results.ktap: not ok for it, with no result" \
+	grep -qx "not ok 2 fb" "$work/badopt/results.ktap"
+
+# --- bad arguments and presets: exit 2, a reason, nothing written -----
+bad() {
+	local desc=$1 want=$2
+
+	shift 2
+	rm -rf "$fake/out"
+	"$ra" "$@" >"$work/bad.out" 2>"$work/bad.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -qF -- "$want" "$work/bad.err" &&
+	   [ ! -e "$fake/out" ] && [ ! -s "$work/bad.out" ]; then
+		ok "run-all $desc: exit 2, nothing run"
+	else
+		not_ok "run-all $desc: exit 2, nothing run" "rc=$rc" \
+			"$(head -c 300 "$work/bad.err" | tr '\n' ' ')"
+	fi
+}
+bad '--only ""' "--only needs a value" --only ""
+bad "--only ," "--only needs a value" --only ,
+bad "--only nope" "--only: no reproducer 'nope' (there are: fa fb" --only nope
+bad "--preset (no value)" "--preset needs a value" --preset
+bad '--out ""' "--out needs a value" --out ""
+bad "--out= (empty)" "--out needs a value" --out=
+bad "--bogus" "unknown argument '--bogus'" --bogus
+bad "--preset missing" "no preset file" --preset nosuch
+printf -- '--runs 1\nruns 3\n' >"$work/p1.preset"
+bad "a preset line that is not an option" \
+	"$work/p1.preset:2: not an option line (--name [value]): runs 3" \
+	--preset "$work/p1.preset"
+printf -- '# comment\n--runs 1\n\n[zz]\n--pages 3\n' >"$work/p2.preset"
+bad "a preset section of no reproducer" \
+	"$work/p2.preset:4: unknown reproducer [zz]" --preset "$work/p2.preset"
+printf -- '--runs 1\n[fa\n--pages 3\n' >"$work/p3.preset"
+bad "a broken section header" \
+	"$work/p3.preset:2: broken section header: [fa" \
+	--preset "$work/p3.preset"
+
+# --- one run-all at a time; a new directory for each -----------------
+FAKE_SLOW=3 "$ra" --preset quick --out "$work/first" >/dev/null \
+	2>"$work/first.err" &
+first=$!
+wait_for "$work/first.err" "fa: progress" 10
+t0=$(date +%s%N)
+"$ra" --preset quick --out "$work/second" >/dev/null 2>"$work/second.err"
+rc=$?
+t1=$(date +%s%N)
+wait $first
+assert "a second run-all is refused with exit 2" [ $rc = 2 ]
+assert "at once (under 2 s), naming the holder" \
+	bash -c "[ $(((t1 - t0) / 1000000)) -lt 2000 ] &&
+		 grep -q 'another rmap-repro run holds .*: pid $first (run-all)' '$work/second.err'"
+rm -rf "$fake/out"
+"$ra" --preset quick >/dev/null 2>&1
+"$ra" --preset quick >/dev/null 2>&1
+assert "two runs in the same second write two directories" \
+	[ "$(ls -d "$fake"/out/run-* 2>/dev/null | wc -l)" = 2 ]
+
+# --- signals to run-all's process group -------------------------------
+for sig in TERM HUP INT; do
+	code=$((128 + $(kill -l $sig)))
+	rm -f "$work/mark"
+	FAKE_SLOW=30 FAKE_MARK=$work/mark "$ra" --preset quick \
+		--out "$work/sig-$sig" >/dev/null 2>"$work/sig-$sig.err" &
+	pid=$!	# a job of its own: its pid is its process group
+	wait_for "$work/sig-$sig.err" "fa: progress" 10
+	kill -$sig -- -$pid
+	wait $pid
+	rc=$?
+	assert "SIG$sig to run-all's group: it returned after its reproducer had restored" \
+		grep -qx "fa restored" "$work/mark"
+	assert "SIG$sig: exit $code" [ $rc = $code ]
+	assert "SIG$sig: the report says what did not run" \
+		grep -q "fb  *not run (interrupted by SIG$sig)" \
+		"$work/sig-$sig/report.txt"
+done
+finish
