@@ -25,8 +25,10 @@ REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
 TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+HELPER_SRC := $(wildcard tests/helpers/*.c)
+HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
 
-all: $(REPROS) $(TOOLS) $(UNITS)
+all: $(REPROS) $(TOOLS) $(UNITS) $(HELPERS)
 
 $(B)/%.o: %.c $(wildcard common/*.h) tests/unit/harness.h
 	@mkdir -p $(dir $@)
@@ -46,6 +48,11 @@ $(B)/bin/rmap-%: $(B)/tools/%.o $(B)/libcommon.a
 $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Stand-ins the integration tests start (a user's KSM process, ...).
+$(B)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $<
 
 deps:
 	scripts/install-deps
