@@ -255,6 +255,13 @@ static int fire(struct body *b, struct rr_case_result *c,
 		rr_victim_go(v);
 	snprintf(phase, sizeof(phase), "case %s: trigger %s",
 		 rr_page_type_name(c->type), rr_trigger_names[res->trigger]);
+	/*
+	 * Test hook: hold the probe's pass here, inside its trigger phase,
+	 * so that a test can signal a run there on any kernel, however
+	 * short its walks. Not timed: the clock starts after it.
+	 */
+	if (pass == RR_PASS_PROBE && getenv("RMAP_REPRO_TEST_HOLD_MS"))
+		rr_sleep_ms(atoi(getenv("RMAP_REPRO_TEST_HOLD_MS")));
 	tick = rr_ticker_start(phase);
 	t0 = rr_now_ns();
 	ferr = rr_trigger_fire(res->trigger, &b->tctx, res->trigger_how,

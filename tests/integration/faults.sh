@@ -97,11 +97,13 @@ assert "a journal of an earlier boot: restore says so and undoes nothing" \
 		 [ ! -e /run/rmap-repro/journal ]"
 assert_same "...and the machine is as before" "$before" "$(snapshot)"
 
-# kill9 ARGS...: start a run, SIGKILL it inside its trigger.
+# kill9 ARGS...: start a run, SIGKILL it inside its trigger (held there
+# by the test hook, whatever the kernel).
 kill9() {
 	local pid
 
-	"$repro" "$@" >/dev/null 2>"$work/k9.err" &
+	RMAP_REPRO_TEST_HOLD_MS=8000 "$repro" "$@" >/dev/null \
+		2>"$work/k9.err" &
 	pid=$!
 	wait_for "$work/k9.err" "(probe pass)" 120
 	sleep 0.3
@@ -112,7 +114,7 @@ kill9() {
 
 # --- a journal left by a killed run: the next run replays it ---------
 before=$(snapshot)
-kill9 --runs 1 --identical 0
+kill9 "${small[@]}"
 assert "a killed run left its journal" [ -s /run/rmap-repro/journal ]
 "$repro" "${small[@]}" >/dev/null 2>"$work/next.err"
 assert "the next run restores it first, and says so" \
@@ -125,7 +127,7 @@ if reclaim_possible && [ "$(wc -l </proc/swaps)" -le 1 ] &&
    [ -e /sys/class/zram-control/hot_add ]; then
 	before=$(snapshot)
 	pts=$(cat $ksm/pages_to_scan)
-	kill9 --runs 1 --identical 0 --trigger reclaim
+	kill9 "${small[@]}" --trigger reclaim
 	dev=$(awk -F'\t' '$1 == "swapon" { print $2 }' /run/rmap-repro/journal)
 	id=${dev#/dev/zram}
 	# The user: their own KSM process and settings, their own zram swap

@@ -21,7 +21,7 @@ for k in "$top/../shared/kernels/linux-6.12-rmap-tp.bzImage" \
 	[ -z "$kernel" ] && [ -r "$k" ] && kernel=$k
 done
 if [ -z "$kernel" ] || ! command -v qemu-system-x86_64 >/dev/null; then
-	echo "ok 1 vm-run # SKIP no test kernel or no QEMU (set RMAP_REPRO_TEST_KERNEL)"
+	ok "vm-run # SKIP no test kernel or no QEMU (set RMAP_REPRO_TEST_KERNEL)"
 	finish
 	exit 0
 fi
