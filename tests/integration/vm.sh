@@ -9,17 +9,16 @@
 # function_graph and kprobes must measure the same walks within 15%; the
 # interval-tree steps per rmap_item must be of the order of the VMA
 # count, per walk and per rmap_item; the files must come back intact.
-# A second boot runs funcgraph in the top-level buffer (--funcgraph-top)
-# and checks that the guest's global tracing files were restored. The test kernel is
-# RMAP_REPRO_TEST_KERNEL, or ../shared/kernels/linux-6.12-rmap-tp.bzImage
-# beside the checkout.
+# This kernel is known unfixed: it must reproduce (the positive control;
+# vmfix.sh holds the negative one). A second boot runs funcgraph in the
+# top-level buffer (--funcgraph-top) and checks that the guest's global
+# tracing files were restored; a third stops a counting pass by its
+# --timeout; then vm-run's own timeout, and SIGTERM and SIGHUP to its
+# process group. The test kernel is RMAP_REPRO_TEST_KERNEL, or
+# ../shared/kernels/linux-6.12-rmap-tp.bzImage beside the checkout.
 . "$(dirname "$0")/../lib/integration.sh"
 
-kernel=${RMAP_REPRO_TEST_KERNEL:-}
-for k in "$top/../shared/kernels/linux-6.12-rmap-tp.bzImage" \
-	 /work/shared/kernels/linux-6.12-rmap-tp.bzImage; do
-	[ -z "$kernel" ] && [ -r "$k" ] && kernel=$k
-done
+kernel=$(test_kernel unfixed)
 if [ -z "$kernel" ] || ! command -v qemu-system-x86_64 >/dev/null; then
 	ok "vm-run # SKIP no test kernel or no QEMU (set RMAP_REPRO_TEST_KERNEL)"
 	finish
@@ -138,4 +137,31 @@ rc=$?
 assert "a guest past --timeout: QEMU killed, exit 2, and vm-run says so" \
 	bash -c "[ $rc = 2 ] && grep -q 'timed out after 4s: QEMU was killed' '$work/tmo.err'"
 assert "no QEMU is left running" bash -c "! pgrep -f 'qemu-system[-]x86.*rmap-repro-vm' >/dev/null"
+
+# SIGTERM and SIGHUP to vm-run's process group while the guest runs:
+# when vm-run returns, QEMU is gone and so is its work directory.
+set -m
+for sig in TERM HUP; do
+	code=$((128 + $(kill -l $sig)))
+	before=$(snapshot)
+	dirs=$(ls -d /tmp/rmap-repro-vm.* 2>/dev/null)
+	"$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
+		--out "$work/sig-$sig" --timeout 600 >/dev/null \
+		2>"$work/sig-$sig.err" &
+	pid=$!	# a job of its own: its pid is its process group
+	wait_for "$work/sig-$sig.err" "guest: RMAP-REPRO-GUEST" 120
+	reached=$?
+	kill -$sig -- -$pid
+	wait $pid
+	rc=$?
+	assert "vm-run, SIG$sig to its group: the guest was running" [ $reached = 0 ]
+	assert "vm-run, SIG$sig: exit $code, and it said why" \
+		bash -c "[ $rc = $code ] && grep -q 'interrupted by SIG$sig: QEMU stopped' '$work/sig-$sig.err'"
+	assert "vm-run, SIG$sig: no QEMU left when it returned" \
+		bash -c "! pgrep -f 'qemu-system[-]x86.*rmap-repro-vm' >/dev/null"
+	assert "vm-run, SIG$sig: its work directory was removed" \
+		[ "$(ls -d /tmp/rmap-repro-vm.* 2>/dev/null)" = "$dirs" ]
+	assert_same "vm-run, SIG$sig: the host is as before" "$before" \
+		"$(snapshot)"
+done
 finish

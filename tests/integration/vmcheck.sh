@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host tests (tests/run) pass inside a guest of each shared test
+# kernel: the unfixed and the fixed 6.12, with the rmap tracepoints,
+# function_graph, kprobes, two NUMA nodes and memcg v2, all of which
+# this development machine lacks. Nothing in them may name a probe,
+# trigger or verdict that they did not derive from the kernel.
+. "$(dirname "$0")/../lib/integration.sh"
+
+if ! vm_possible; then
+	ok "tests/run in the test kernels # SKIP no test kernels or no QEMU (../shared/kernels)"
+	finish
+	exit 0
+fi
+for which in unfixed fixed; do
+	kernel=$(test_kernel $which)
+	out=$work/$which
+	start=$SECONDS
+	"$top/scripts/vm-run" --kernel "$kernel" \
+		--config "$(test_kernel_config "$kernel")" --check \
+		--out "$out" --timeout 1500 >"$work/$which.out" \
+		2>"$work/$which.err"
+	rc=$?
+	echo "# $which: tests/run in the guest took $((SECONDS - start)) s"
+	last=$(tail -1 "$out/check.log" 2>/dev/null)
+	if [ $rc = 0 ] && [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] &&
+	   [ "${BASH_REMATCH[1]}" -gt 100 ]; then
+		ok "$which kernel: tests/run passes in the guest ($last)"
+	else
+		not_ok "$which kernel: tests/run passes in the guest" \
+			"vm-run exit $rc, last line '$last'" \
+			"$(grep -E 'not ok|plan' "$out/check.log" 2>/dev/null | head -20)"
+	fi
+	assert "$which kernel: the guest's tests met rmap-tp, funcgraph, kprobe and migrate" \
+		bash -c "grep -q '^quick: # here: trigger migrate, probe rmap-tp' '$out/check.log' &&
+			 grep -q '^probes: # here: trigger migrate; walk-level probes: rmap-tp funcgraph kprobe' '$out/check.log'"
+done
+finish
