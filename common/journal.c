@@ -355,61 +355,36 @@ static int undo_knob(const char *path, const char *orig, const char *wrote,
 }
 
 /*
- * KSM pages merged by a live process: /proc/PID/ksm_merging_pages, one
- * name at a time. -1 when the kernel does not say (before 6.1).
+ * What the replay learnt of KSM's run knob from its own record, undone
+ * before the unmerge record (it comes later in the file).
  */
-static long other_merging_pages(pid_t *who)
-{
-	char path[64];
-	struct dirent *d;
-	long total = -1, n;
-	DIR *proc = opendir("/proc");
+enum ksm_run_state { RUN_UNTOUCHED, RUN_OURS, RUN_LEFT };
 
-	*who = 0;
-	while (proc && (d = readdir(proc))) {
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/ksm_merging_pages",
-			 d->d_name);
-		if (rr_read_long(path, &n))
-			continue;
-		total = total < 0 ? n : total + n;
-		if (n > 0 && !*who)
-			*who = atoi(d->d_name);
-	}
-	if (proc)
-		closedir(proc);
-	return total;
-}
-
-static int undo_ksm_unmerge(bool verbose)
+static int undo_ksm_unmerge(enum ksm_run_state run_state, bool verbose)
 {
 	const char *run = "/sys/kernel/mm/ksm/run";
 	char cur[32];
-	pid_t who;
-	long others;
 	int err;
 
 	/*
 	 * KSM held no merged page when the run began. Unmerging everything
 	 * returns it there and drops stale stable nodes, without which
-	 * max_page_sharing cannot be written back (EBUSY). The run's own
-	 * processes are gone by now: pages merged in a live process are
-	 * someone else's, and run=2 would unmerge them too.
+	 * max_page_sharing cannot be written back (EBUSY). Only while ksmd
+	 * ran as this run left it did every merge happen under the run;
+	 * once someone else changed run, the merged pages may be theirs,
+	 * and run=2 would unmerge them too. A run that never started ksmd
+	 * merged nothing.
 	 */
+	if (run_state == RUN_UNTOUCHED)
+		return 0;
+	if (run_state == RUN_LEFT) {
+		rr_warn("left KSM merged: %s was changed since the run set it, so the merged pages may not be the run's (echo 2 > %s unmerges them all)",
+			run, run);
+		return LEFT;
+	}
 	err = rr_read_file(run, cur, sizeof(cur));
 	if (err)
 		return err == -ENOENT ? 0 : err;
-	others = other_merging_pages(&who);
-	if (others != 0) {
-		if (others < 0)
-			rr_warn("left KSM merged: this kernel has no /proc/PID/ksm_merging_pages to tell whether other processes merged pages since; unmerge with 'echo 2 > %s' if none did",
-				run);
-		else
-			rr_warn("left KSM merged: live processes (pid %d and maybe others) have %ld merged pages; run=2 would unmerge them too",
-				who, others);
-		return LEFT;
-	}
 	err = rr_write_file(run, "2");
 	if (!err && strcmp(cur, "2"))
 		err = rr_write_file(run, cur);
@@ -707,15 +682,28 @@ static const char *last_wrote(const struct record *recs, int n, int i,
 	return v;
 }
 
-static int undo(const struct record *recs, int n, int i, bool verbose)
+static bool is_ksm_run(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len >= 8 && !strcmp(path + len - 8, "/ksm/run");
+}
+
+static int undo(const struct record *recs, int n, int i,
+		enum ksm_run_state *ksm_run, bool verbose)
 {
 	const struct record *r = &recs[i];
+	int err;
 
-	if (!strcmp(r->op, J_KNOB))
-		return undo_knob(r->a1, r->a2,
-				 last_wrote(recs, n, i, r->a1), verbose);
+	if (!strcmp(r->op, J_KNOB)) {
+		err = undo_knob(r->a1, r->a2, last_wrote(recs, n, i, r->a1),
+				verbose);
+		if (is_ksm_run(r->a1))
+			*ksm_run = err == LEFT ? RUN_LEFT : RUN_OURS;
+		return err;
+	}
 	if (!strcmp(r->op, J_KSM_UNMERGE))
-		return undo_ksm_unmerge(verbose);
+		return undo_ksm_unmerge(*ksm_run, verbose);
 	if (!strcmp(r->op, J_SWAPON))
 		return undo_swapon(r->a1, r->a2, verbose);
 	if (!strcmp(r->op, J_ZRAM))
@@ -782,6 +770,7 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 {
 	struct record *recs = NULL;
 	struct rr_replay res = { 0 };
+	enum ksm_run_state ksm_run = RUN_UNTOUCHED;
 	char *text, failed[PATH_MAX];
 	const char *boot;
 	struct stat st;
@@ -820,7 +809,7 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 		if (!strcmp(recs[i].op, J_WROTE) ||
 		    !strcmp(recs[i].op, J_BOOT))
 			continue;	/* facts for the records before them */
-		err = undo(recs, n, i, verbose);
+		err = undo(recs, n, i, &ksm_run, verbose);
 		if (err == LEFT) {
 			res.left++;
 		} else if (err) {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -30,14 +32,21 @@ const struct rr_opt rr_ksm_opt_table[] = {
 
 static bool owned;
 
+const char *rr_ksm_dir(void)
+{
+	const char *dir = getenv("RMAP_REPRO_KSM_DIR");
+
+	return dir && *dir ? dir : KSM_DIR;
+}
+
 static void path_of(char *buf, size_t size, const char *knob)
 {
-	snprintf(buf, size, KSM_DIR "/%s", knob);
+	snprintf(buf, size, "%s/%s", rr_ksm_dir(), knob);
 }
 
 static int get(const char *knob, unsigned long long *val)
 {
-	char path[128];
+	char path[PATH_MAX];
 
 	path_of(path, sizeof(path), knob);
 	return rr_read_ull(path, val);
@@ -45,7 +54,7 @@ static int get(const char *knob, unsigned long long *val)
 
 static int set(const char *knob, unsigned long long val)
 {
-	char path[128], v[32];
+	char path[PATH_MAX], v[32];
 
 	path_of(path, sizeof(path), knob);
 	snprintf(v, sizeof(v), "%llu", val);
@@ -54,7 +63,10 @@ static int set(const char *knob, unsigned long long val)
 
 bool rr_ksm_available(void)
 {
-	return rr_path_exists(KSM_DIR "/run");
+	char path[PATH_MAX];
+
+	path_of(path, sizeof(path), "run");
+	return rr_path_exists(path);
 }
 
 bool rr_ksm_owned(void)
@@ -68,7 +80,8 @@ int rr_ksm_setup(char *why, size_t len)
 	int err;
 
 	if (!rr_ksm_available()) {
-		snprintf(why, len, "KSM is not available (no %s)", KSM_DIR);
+		snprintf(why, len, "KSM is not available (no %s)",
+			 rr_ksm_dir());
 		return -ENOENT;
 	}
 	get("pages_shared", &shared);

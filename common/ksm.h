@@ -13,6 +13,9 @@
 
 #define KSM_DIR "/sys/kernel/mm/ksm"
 
+/* KSM_DIR, or RMAP_REPRO_KSM_DIR (unit tests: a directory of files). */
+const char *rr_ksm_dir(void);
+
 struct rr_ksm_opts {
 	unsigned long long pages_to_scan;
 	unsigned long long sleep_ms;

@@ -54,16 +54,21 @@ static bool transient(int status)
 	return status == -EBUSY || status == -EAGAIN;
 }
 
+static long move_numa(unsigned long count, void **pages, const int *nodes,
+		      int *status, void *ctx)
+{
+	return numa_move_pages(0, count, pages, nodes, status,
+			       nodes ? MPOL_MF_MOVE_ALL : 0);
+}
+
 int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
 {
 	int *status = calloc(n, sizeof(int)), *target = calloc(n, sizeof(int));
-	void **todo = calloc(n, sizeof(void *));
-	int *todo_target = calloc(n, sizeof(int));
 	int nodes[64], nr_nodes, err = 0;
-	size_t i, left;
+	size_t i;
 
 	memset(st, 0, sizeof(*st));
-	if (!status || !target || !todo || !todo_target) {
+	if (!status || !target) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -73,14 +78,34 @@ int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
 		goto out;
 	}
 	/* Where is each page now? (nodes == NULL: query only) */
-	if (numa_move_pages(0, n, pages, NULL, status, 0)) {
+	if (move_numa(n, pages, NULL, status, NULL)) {
 		err = -errno;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		target[i] = status[i] >= 0 ?
 			    next_node(nodes, nr_nodes, status[i]) : nodes[1];
+	err = rr_migrate_retry(pages, target, n, move_numa, NULL, st);
+out:
+	free(status);
+	free(target);
+	return err;
+}
 
+int rr_migrate_retry(void **pages, const int *target, size_t n,
+		     rr_move_fn move, void *ctx, struct rr_migrate_stats *st)
+{
+	int *status = calloc(n, sizeof(int));
+	void **todo = calloc(n, sizeof(void *));
+	int *todo_target = calloc(n, sizeof(int));
+	int err = 0;
+	size_t i, left;
+
+	memset(st, 0, sizeof(*st));
+	if (!status || !todo || !todo_target) {
+		err = -ENOMEM;
+		goto out;
+	}
 	/* Move; retry only the pages whose failure is transient. */
 	for (i = 0; i < n; i++) {
 		todo[i] = pages[i];
@@ -92,8 +117,8 @@ int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
 
 		st->tries++;
 		/* Returns the number left unmoved; per page in status. */
-		if (numa_move_pages(0, left, todo, todo_target, status,
-				    MPOL_MF_MOVE_ALL) < 0 && errno != ENOENT) {
+		if (move(left, todo, todo_target, status, ctx) < 0 &&
+		    errno != ENOENT) {
 			err = -errno;
 			goto out;
 		}
@@ -121,7 +146,6 @@ int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
 	err = st->failed ? st->first_error : 0;
 out:
 	free(status);
-	free(target);
 	free(todo);
 	free(todo_target);
 	return err;

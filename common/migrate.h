@@ -29,4 +29,19 @@ struct rr_migrate_stats {
  */
 int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st);
 
+/*
+ * move_pages() as the retry loop sees it: move count pages to nodes[],
+ * per page status (its node, or -errno); returns -1 with errno on a
+ * failure of the call itself.
+ */
+typedef long (*rr_move_fn)(unsigned long count, void **pages,
+			   const int *nodes, int *status, void *ctx);
+/*
+ * The retry rule: pages whose status is EBUSY or EAGAIN are moved again,
+ * up to 100 tries in all; any other failure is final. The stats say how
+ * many moved and failed, the first error, and the tries.
+ */
+int rr_migrate_retry(void **pages, const int *target, size_t n,
+		     rr_move_fn move, void *ctx, struct rr_migrate_stats *st);
+
 #endif

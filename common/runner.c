@@ -264,7 +264,7 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 	}
 	if (has_ksm_case(r) && !rr_ksm_available()) {
 		rr_set_verdict(res, RR_SKIP, "KSM is not available (no %s)",
-			       KSM_DIR);
+			       rr_ksm_dir());
 		return false;
 	}
 	t = rr_cfg.trigger;

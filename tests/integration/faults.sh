@@ -5,8 +5,8 @@
 # its exact reason and exit code and changes nothing; a SKIP comes before
 # any change. After a kill -9, the replay of the journal undoes only what
 # is still the run's: a knob the user changed since, a zram swap the user
-# made under the same device number, KSM pages another process merged
-# since, all stay, and the replay says so; a journal of an earlier boot
+# made under the same device number, KSM pages merged since the user
+# started ksmd again, all stay, and the replay says so; a journal of an earlier boot
 # undoes nothing; a journal left behind is replayed by the next run. The
 # stale-instance sweep removes the instances of dead runs only.
 . "$(dirname "$0")/../lib/integration.sh"
@@ -156,7 +156,8 @@ if reclaim_possible && [ "$(wc -l </proc/swaps)" -le 1 ] &&
 			 grep -q 'left $ksm/pages_to_scan as it is: it holds 777' '$work/user.out'"
 	assert "the user's KSM pages stay merged (no run=2), and restore said so" \
 		bash -c "[ \$(cat /proc/$holder/ksm_merging_pages) -gt 0 ] &&
-			 grep -q 'left KSM merged: live processes (pid' '$work/user.out'"
+			 grep -q 'left $ksm/run as it is: it holds 1' '$work/user.out' &&
+			 grep -q 'left KSM merged: $ksm/run was changed since' '$work/user.out'"
 	assert "the run's own changes were undone (its cgroup, sleep_millisecs)" \
 		bash -c "! grep -q 'could not undo' '$work/user.out' &&
 			 grep -q 'removed /sys/fs/cgroup.*rmap-repro' '$work/user.out'"
@@ -172,5 +173,29 @@ if reclaim_possible && [ "$(wc -l </proc/swaps)" -le 1 ] &&
 		"$before" "$(snapshot)"
 else
 	echo "ok $((n += 1)) a user's zram swap after a kill -9 # SKIP needs reclaim, no active swap and zram hot_add"
+fi
+
+# --- a swap that is already on is used, and left on ------------------
+if reclaim_possible && [ "$(wc -l </proc/swaps)" -le 1 ] &&
+   [ -e /sys/class/zram-control/hot_add ]; then
+	before=$(snapshot)
+	uid=$(cat /sys/class/zram-control/hot_add)
+	echo 64M >/sys/block/zram$uid/disksize
+	mkswap "/dev/zram$uid" >/dev/null 2>&1 && swapon "/dev/zram$uid"
+	mid=$(snapshot)
+	"$repro" "${small[@]}" --trigger reclaim --format json \
+		>"$work/reuse.json" 2>"$work/reuse.err"
+	assert_jq "a swap already on is used, and the report says so" \
+		"$work/reuse.json" \
+		".trigger.swap | test(\"^/dev/zram$uid .*already active\")"
+	assert_same "it is still on afterwards, nothing else changed" \
+		"$mid" "$(snapshot)"
+	swapoff "/dev/zram$uid"
+	echo 1 >/sys/block/zram$uid/reset
+	echo "$uid" >/sys/class/zram-control/hot_remove
+	assert_same "after the user removed it, the machine is as before" \
+		"$before" "$(snapshot)"
+else
+	echo "ok $((n += 1)) a swap already on is reused # SKIP needs reclaim, no active swap and zram hot_add"
 fi
 finish

@@ -22,7 +22,7 @@ for which in unfixed fixed; do
 		--out "$out" --timeout 1500 >"$work/$which.out" \
 		2>"$work/$which.err"
 	rc=$?
-	echo "# $which: tests/run in the guest took $((SECONDS - start)) s"
+	echo "# here: $which kernel: tests/run in the guest took $((SECONDS - start)) s"
 	last=$(tail -1 "$out/check.log" 2>/dev/null)
 	if [ $rc = 0 ] && [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] &&
 	   [ "${BASH_REMATCH[1]}" -gt 100 ]; then

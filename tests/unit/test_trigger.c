@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trigger.c's rules, on whatever machine runs the test: auto picks the
+ * first trigger available in the documented order (migrate, reclaim,
+ * compact) and otherwise says why each is not; each trigger is measured
+ * by its own bracket; only compaction may miss the pattern, only reclaim
+ * backs off from a contended lock.
+ */
+#include <errno.h>
+
+#include "bracket.h"
+#include "harness.h"
+#include "trigger.h"
+#include "util.h"
+
+static void test_auto_order(void)
+{
+	static const enum rr_trigger order[] = {
+		RR_TRIG_MIGRATE, RR_TRIG_RECLAIM, RR_TRIG_COMPACT,
+	};
+	enum rr_trigger want = RR_TRIG_AUTO, got;
+	char why[512] = "", w[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order) && want == RR_TRIG_AUTO; i++)
+		if (rr_trigger_available(order[i], w, sizeof(w)))
+			want = order[i];
+	got = rr_trigger_auto(why, sizeof(why));
+	CHECK_EQ(got, want);
+	if (got == RR_TRIG_AUTO) {
+		CHECK_CONTAINS(why, "migrate: ");
+		CHECK_CONTAINS(why, "reclaim: ");
+		CHECK_CONTAINS(why, "compact: ");
+	}
+}
+
+static void test_unavailable_says_why(void)
+{
+	char why[256] = "";
+
+	CHECK(!rr_trigger_available(RR_TRIG_AUTO, why, sizeof(why)));
+	CHECK_STR(why, "no such trigger");
+	why[0] = '\0';
+	if (!rr_trigger_available(RR_TRIG_MIGRATE, why, sizeof(why)))
+		CHECK(why[0] != '\0');
+}
+
+static void test_rules(void)
+{
+	CHECK_STR(rr_trigger_names[RR_TRIG_MIGRATE], "migrate");
+	CHECK(rr_trigger_names[RR_TRIG_MAX] == NULL);
+	CHECK_EQ(rr_trigger_bracket(RR_TRIG_RECLAIM), RR_BR_MEMCG_RECLAIM);
+	CHECK_EQ(rr_trigger_bracket(RR_TRIG_MIGRATE), RR_BR_MIGRATE);
+	CHECK_EQ(rr_trigger_bracket(RR_TRIG_COMPACT), RR_BR_MIGRATE);
+	CHECK(rr_trigger_may_miss(RR_TRIG_COMPACT));
+	CHECK(!rr_trigger_may_miss(RR_TRIG_MIGRATE));
+	CHECK(!rr_trigger_may_miss(RR_TRIG_RECLAIM));
+	CHECK(rr_trigger_backs_off(RR_TRIG_RECLAIM));
+	CHECK(!rr_trigger_backs_off(RR_TRIG_MIGRATE));
+}
+
+static void test_fire_unknown(void)
+{
+	struct rr_trigger_ctx ctx = { 0 };
+	char how[64];
+
+	CHECK_EQ(rr_trigger_fire(RR_TRIG_AUTO, &ctx, how, sizeof(how)),
+		 -EINVAL);
+}
+
+TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules),
+	  T(test_fire_unknown))
