@@ -99,12 +99,12 @@ assert_same "the host is as before" "$before" "$after"
 
 # function_graph in the top-level buffer (what kernels before 6.11 need),
 # forced here with --funcgraph-top on a smaller pattern.
-top=$work/top
+fgtop=$work/top
 "$vm" --kernel "$kernel" --preset quick --only ksm-mprotect-split \
-	--probe funcgraph --out "$top" --timeout 600 -- --funcgraph-top \
+	--probe funcgraph --out "$fgtop" --timeout 600 -- --funcgraph-top \
 	--cross-check --pages 4000 --identical 128 >/dev/null 2>&1
 rc=$?
-jt=$top/results.json
+jt=$fgtop/results.json
 assert "funcgraph at the top level: the guest reproduced (exit 1)" [ $rc = 1 ]
 assert_jq "funcgraph at the top level measured every case" "$jt" \
 	"$r.cases | all(.probe == \"funcgraph\" and .probe_detail.buffer == \"top-level\" and .latency_ms.count > 0)"
@@ -112,9 +112,9 @@ assert_jq "funcgraph at the top level agrees with rmap-tp on the KSM walks withi
 	"$r.cases[0] as \$c | \$c.cross_check | map(select(.probe == \"rmap-tp\")) | length == 1 and all(
 		((.latency_ms.max - \$c.latency_ms.max) / \$c.latency_ms.max | fabs) < 0.15)"
 assert "the top-level tracing files were restored in the guest" \
-	bash -c "grep -q 'restored /sys/kernel/tracing/current_tracer: function_graph -> nop' '$top/console.log' &&
-		 grep -q 'restored /sys/kernel/tracing/set_ftrace_filter: .* -> (empty)' '$top/console.log' &&
-		 grep -q 'restored /sys/kernel/tracing/trace_clock: mono -> local' '$top/console.log'"
+	bash -c "grep -q 'restored /sys/kernel/tracing/current_tracer: function_graph -> nop' '$fgtop/console.log' &&
+		 grep -q 'restored /sys/kernel/tracing/set_ftrace_filter: .* -> (empty)' '$fgtop/console.log' &&
+		 grep -q 'restored /sys/kernel/tracing/trace_clock: mono -> local' '$fgtop/console.log'"
 
 # Stopped by its own --timeout while counting steps: the hist triggers
 # that refer to each other must not keep the instance and the dynamic
@@ -149,7 +149,7 @@ for sig in TERM HUP; do
 		--out "$work/sig-$sig" --timeout 600 >/dev/null \
 		2>"$work/sig-$sig.err" &
 	pid=$!	# a job of its own: its pid is its process group
-	wait_for "$work/sig-$sig.err" "guest: RMAP-REPRO-GUEST" 120
+	wait_for "$work/sig-$sig.err" "guest: run-all: " 120
 	reached=$?
 	kill -$sig -- -$pid
 	wait $pid
