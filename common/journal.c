@@ -254,7 +254,23 @@ static bool knob_journaled(const char *path)
 	return false;
 }
 
+static int knob_set(const char *path, const char *value, bool checked);
+
 int journal_knob_set(const char *path, const char *value)
+{
+	return knob_set(path, value, true);
+}
+
+int journal_knob_set_volatile(const char *path, const char *value)
+{
+	return knob_set(path, value, false);
+}
+
+/*
+ * checked: record the value written, so that a replay leaves the knob
+ * alone if someone else changed it since.
+ */
+static int knob_set(const char *path, const char *value, bool checked)
 {
 	char raw[4096], cur[4096];
 	int err;
@@ -276,7 +292,8 @@ int journal_knob_set(const char *path, const char *value)
 			nr_knobs_done++;
 	}
 	/* What it will hold: a replay undoes only a value of ours. */
-	err = journal_record(J_WROTE, path, value);
+	if (checked)
+		err = journal_record(J_WROTE, path, value);
 	return err ? err : rr_write_file(path, value);
 }
 

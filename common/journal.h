@@ -70,6 +70,12 @@ int journal_record(const char *op, const char *arg1, const char *arg2);
  * written and not journaled.
  */
 int journal_knob_set(const char *path, const char *value);
+/*
+ * The same for a knob the run also changes outside the journal (the
+ * top-level tracing_on, switched around each trigger): the replay puts
+ * its original back whatever it holds.
+ */
+int journal_knob_set_volatile(const char *path, const char *value);
 /* Forget the in-memory list of journaled knobs (after a fork/replay). */
 void journal_forget(void);
 

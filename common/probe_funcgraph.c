@@ -234,7 +234,7 @@ static int top_journal(size_t buffer_kb, char *why, size_t len)
 	/* Switched off now; on only around each trigger, like the instance. */
 	snprintf(path, sizeof(path), "%s/tracing_on", tracefs_tracing_dir());
 	if (!err)
-		err = journal_knob_set(path, "0");
+		err = journal_knob_set_volatile(path, "0");
 	if (err)
 		snprintf(why, len, "cannot set up the top-level tracing files: %s",
 			 strerror(-err));

@@ -258,6 +258,25 @@ static void test_changed_since_is_left(void)
 	CHECK(!journal_exists());
 }
 
+/* A knob the run also switches outside the journal comes back anyway. */
+static void test_volatile_knob(void)
+{
+	char a[128];
+	struct rr_replay st;
+
+	setup();
+	put("tracing_on", "0");
+	path(a, sizeof(a), "tracing_on");
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_knob_set_volatile(a, "1"), 0);
+	put("tracing_on", "1");		/* killed between two triggers */
+	put("tracing_on", "5");		/* any value at all */
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.undone, 1);
+	CHECK_EQ(st.left, 0);
+	CHECK_STR(get("tracing_on"), "0");
+}
+
 /* Lists compare as sets of words: the kernel may reorder them. */
 static void test_list_compare(void)
 {
@@ -384,6 +403,6 @@ TEST_MAIN(T(test_record_once_and_replay), T(test_reverse_order),
 	  T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
 	  T(test_dynevent), T(test_changed_since_is_left),
-	  T(test_list_compare), T(test_other_boot),
+	  T(test_volatile_knob), T(test_list_compare), T(test_other_boot),
 	  T(test_begin_replays_leftover), T(test_lock),
 	  T(test_lock_inherited))
