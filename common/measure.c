@@ -54,7 +54,6 @@ static int setup(struct body *b, char *why, size_t len)
 	size_t vmas = 0;
 	int err, i;
 
-	res->measured = true;
 	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
 	rr_phase(res, "setup: tracing");
 	rr_trace_sweep();
@@ -182,6 +181,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct rr_bprobe bps[1 + RR_MAX_CROSS], *bpp[1 + RR_MAX_CROSS];
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
 	int nprobes = pass == RR_PASS_PROBE ? 1 + res->nr_cross : 1, k;
+	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
 	struct rr_ticker *tick;
 	size_t present0 = 0, present1, swapped;
 	char filter[128], phase[128];
@@ -260,8 +260,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 	 * so that a test can signal a run there on any kernel, however
 	 * short its walks. Not timed: the clock starts after it.
 	 */
-	if (pass == RR_PASS_PROBE && getenv("RMAP_REPRO_TEST_HOLD_MS"))
-		rr_sleep_ms(atoi(getenv("RMAP_REPRO_TEST_HOLD_MS")));
+	if (pass == RR_PASS_PROBE && hold)
+		rr_sleep_ms(atoi(hold));
 	tick = rr_ticker_start(phase);
 	t0 = rr_now_ns();
 	ferr = rr_trigger_fire(res->trigger, &b->tctx, res->trigger_how,
@@ -485,7 +485,7 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	unsigned int run;
 	int i, err;
 
-	err = setup(&b, why, sizeof(why));
+	/* The cases exist from here on: a report then says what ran. */
 	res->victim = rr_cfg.victim;
 	if (res->victim == RR_VICTIM_AUTO)
 		res->victim = rr_trigger_may_miss(res->trigger) ?
@@ -493,6 +493,7 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	res->nr_cases = r->nr_cases;
 	for (i = 0; i < r->nr_cases; i++)
 		res->cases[i].type = r->cases[i];
+	err = setup(&b, why, sizeof(why));
 	if (err) {
 		rr_set_verdict(res, err == -ENODEV ? RR_SKIP : RR_ERROR,
 			       "setup: %s", why);
@@ -519,6 +520,5 @@ out:
 		for (int k = 0; k < RR_MAX_CROSS; k++)
 			rr_samples_free(&b.cs[i].cross[k]);
 	}
-	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after);
 	res->total_s = secs(rr_now_ns() - start);
 }

@@ -234,7 +234,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "trigger");
-	if (r->measured)
+	if (r->nr_cases)
 		json_str(&j, "name", rr_trigger_names[r->trigger]);
 	else
 		json_null(&j, "name");
@@ -269,7 +269,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_int(&j, "max_rss_kb", r->max_rss_kb);
 
 	json_obj_begin(&j, "safety");
-	if (r->measured) {
+	if (r->nr_cases) {
 		json_uint(&j, "oom_kill_before", r->oom_kill_before);
 		json_uint(&j, "oom_kill_after", r->oom_kill_after);
 	} else {

@@ -310,7 +310,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	 * the measuring process began): no pattern, trigger, probe or
 	 * safety figure exists to print, only what was undone.
 	 */
-	if (!r->measured) {
+	if (!r->nr_cases) {
 		restore_line(f, r);
 		return;
 	}

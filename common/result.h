@@ -90,7 +90,6 @@ struct rr_result {
 	enum rr_verdict verdict;
 	char reason[512];
 	bool done;			/* the child reached the end */
-	bool measured;			/* the child began: setup and after */
 	char phase[128];		/* what the child was doing */
 	char options[512];		/* command line, for repeating */
 	struct rr_sysinfo sys;
@@ -114,7 +113,7 @@ struct rr_result {
 	/* pattern parameters, for the report */
 	unsigned long long pages, split_every, identical;
 	unsigned long long max_page_sharing;
-	int nr_cases;
+	int nr_cases;			/* 0: stopped before measuring */
 	struct rr_case_result cases[RR_PT_MAX];
 	double total_s;
 	unsigned long long oom_kill_before, oom_kill_after;

@@ -525,6 +525,13 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 				       "the measuring process exited (%d) during %s",
 				       WEXITSTATUS(status), res->phase);
 	}
+	/*
+	 * Read here, once the child is gone, whatever it died of: a child
+	 * killed inside its trigger never reaches the end of its body.
+	 */
+	if (res->nr_cases)
+		rr_read_keyed("/proc/vmstat", "oom_kill",
+			      &res->oom_kill_after);
 	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
 	restore(res);
 	return finish(res, sig);

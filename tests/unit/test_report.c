@@ -39,7 +39,6 @@ static void base(struct rr_result *r, double ksm, double anon, double file)
 	r->split_every = 2;
 	r->identical = 512;
 	r->nr_cases = 3;
-	r->measured = true;
 	fill_case(&r->cases[0], RR_PT_KSM, ksm);
 	fill_case(&r->cases[1], RR_PT_ANON, anon);
 	fill_case(&r->cases[2], RR_PT_FILE, file);
@@ -285,7 +284,6 @@ static void test_unstarted(void)
 
 	base(&r, 0, 0, 0);
 	r.nr_cases = 0;
-	r.measured = false;
 	r.trigger = RR_TRIG_AUTO;
 	r.restore_ran = true;
 	r.restored = 1;
