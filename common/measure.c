@@ -11,16 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bracket.h"
-#include "iters.h"
 #include "journal.h"
 #include "ksm.h"
-#include "memcg.h"
+#include "meter.h"
 #include "pattern.h"
 #include "repro.h"
-#include "swap.h"
 #include "sysinfo.h"
-#include "trace.h"
 #include "trigger.h"
 #include "util.h"
 #include "victim.h"
@@ -33,10 +29,12 @@ struct case_state {
 
 struct body {
 	const struct rr_repro *r;
+	struct rr_repro_ops ops;	/* the reproducer's, defaults filled */
+	const struct rr_trigger_ops *trig;
+	struct rr_meter meter;
 	struct rr_result *res;
-	struct rr_trace trace;
-	struct rr_memcg cg;
 	struct rr_trigger_ctx tctx;
+	int built;			/* a pattern is built: teardown owed */
 	struct case_state cs[RR_PT_MAX];
 };
 
@@ -45,83 +43,62 @@ static double secs(uint64_t ns)
 	return (double)ns / NSEC_PER_SEC;
 }
 
-static int setup(struct body *b, char *why, size_t len)
+int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
+		     char *why, size_t len)
 {
-	struct rr_result *res = b->res;
 	struct rr_pattern_spec spec;
-	struct rr_swap swap;
-	char name[64];
 	size_t vmas = 0;
 	int err, i;
 
-	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
-	rr_phase(res, "setup: tracing");
-	rr_trace_sweep();
-	/* kprobes first: the journal then removes them after the instance */
-	rr_probe_sweep();
-	err = rr_probe_prepare(&res->probe, why, len);
-	if (!err && res->iterations)
-		err = rr_iters_prepare(&res->iter_items,
-				       res->iter_items_note,
-				       sizeof(res->iter_items_note), why, len);
-	for (i = 0; !err && i < res->nr_cross; i++)
-		err = rr_probe_prepare(&res->cross[i], why, len);
-	if (!err)
-		err = rr_trace_open(&b->trace, rr_cfg.buffer_kb, why, len);
-	if (!err)
-		err = rr_probe_prepare_instance(&res->probe, &b->trace, why,
-						len);
-	for (i = 0; !err && i < res->nr_cross; i++)
-		err = rr_probe_prepare_instance(&res->cross[i], &b->trace,
-						why, len);
-	if (err)
-		return err;
-	snprintf(res->instance, sizeof(res->instance), "%s", b->trace.name);
-
-	if (res->trigger == RR_TRIG_RECLAIM) {
-		rr_phase(res, "setup: memory cgroup");
-		snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
-		err = rr_memcg_create(&b->cg, name, why, len);
-		if (!err)
-			err = rr_memcg_join(&b->cg);
-		if (err) {
-			if (!why[0])
-				snprintf(why, len, "cannot join %s: %s",
-					 b->cg.path, strerror(-err));
-			return err;
-		}
-		snprintf(res->memcg, sizeof(res->memcg), "%s %s",
-			 rr_memcg_ver_name(b->cg.ver), b->cg.path);
-		rr_phase(res, "setup: swap");
-		err = rr_swap_ensure(&swap, rr_cfg.swap_mb, why, len);
-		if (err)
-			return err;
-		rr_swap_describe(&swap, res->swap, sizeof(res->swap));
-		b->tctx.cg = &b->cg;
-		/*
-		 * Ask for everything the group holds. Reclaim deactivates
-		 * active pages only once the inactive list runs low, and
-		 * KSM pages sit on the active list after merging: a
-		 * smaller target never reaches them. The group holds only
-		 * this process, so nothing else pays.
-		 */
-		b->tctx.reclaim_bytes = RR_RECLAIM_ALL;
-	}
-	b->tctx.compact_node = strcmp(rr_cfg.compact_node, "all") ?
-			       atol(rr_cfg.compact_node) : -1;
-
-	for (i = 0; i < b->r->nr_cases; i++) {
-		if (b->r->cases[i] == RR_PT_KSM) {
+	for (i = 0; i < r->nr_cases; i++) {
+		if (r->cases[i] == RR_PT_KSM) {
 			rr_phase(res, "setup: KSM");
 			err = rr_ksm_setup(why, len);
 			if (err)
 				return err;
 		}
-		b->r->spec(b->r->cases[i], &spec);
+		r->spec(r->cases[i], &spec);
 		if (rr_pattern_expected_vmas(&spec) > vmas)
 			vmas = rr_pattern_expected_vmas(&spec);
 	}
 	return rr_pattern_map_count(vmas, why, len);
+}
+
+int rr_default_build(const struct rr_repro *r, enum rr_page_type t,
+		     struct rr_pattern *p, char *why, size_t len)
+{
+	struct rr_pattern_spec spec;
+
+	r->spec(t, &spec);
+	return rr_pattern_build(p, &spec, why, len);
+}
+
+int rr_default_merge(const struct rr_repro *r, struct rr_pattern *p,
+		     struct rr_ksm_counters *k, char *why, size_t len)
+{
+	return rr_ksm_merge(p->filled, k, why, len);
+}
+
+void rr_default_teardown(const struct rr_repro *r, enum rr_page_type t,
+			 struct rr_pattern *p)
+{
+	rr_pattern_free(p);
+	if (t == RR_PT_KSM)
+		rr_ksm_reset();
+}
+
+static int setup(struct body *b, char *why, size_t len)
+{
+	struct rr_result *res = b->res;
+	int err;
+
+	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
+	err = b->meter.ops->open(&b->meter, why, len);
+	if (!err && b->trig->setup)
+		err = b->trig->setup(&b->tctx, res, why, len);
+	if (err)
+		return err;
+	return b->ops.setup(b->r, res, why, len);
 }
 
 /* Recompute the shared statistics of a case from its samples. */
@@ -178,71 +155,36 @@ static int fire(struct body *b, struct rr_case_result *c,
 	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
 	struct rr_iter_counts ic = { 0 };
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
-	struct rr_bprobe bps[1 + RR_MAX_CROSS], *bpp[1 + RR_MAX_CROSS];
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
-	int nprobes = pass == RR_PASS_PROBE ? 1 + res->nr_cross : 1, k;
 	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
+	const char *tname = b->trig->name;
 	struct rr_ticker *tick;
 	size_t present0 = 0, present1, swapped;
-	char filter[128], phase[128];
+	struct rr_meter_arm arm = { .pass = pass, .type = c->type };
+	char phase[128];
 	uint64_t t0, dt;
-	int pids[2], npids = 0, err = 0, ferr;
+	int pids[2], npids = 0, err = 0, ferr, k;
 
 	pids[npids++] = getpid();
 	if (v)
 		pids[npids++] = v->tid;
-	rr_pid_filter(pids, npids, filter, sizeof(filter));
+	arm.pids = pids;
+	arm.npids = npids;
+	/*
+	 * A trigger that acts on all memory (compaction): only intervals
+	 * that marked the pattern count. Reclaim and migration act on our
+	 * group and our pages.
+	 */
+	arm.lo = (unsigned long)p->addr;
+	arm.hi = b->trig->may_miss ? (unsigned long)p->addr + p->len : 0;
+	memset(pres, 0, sizeof(pres));
+	for (k = 0; k < 1 + RR_MAX_CROSS; k++)
+		outs[k] = k ? &cs->cross[k - 1] :
+			  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
 	if (probe) {
-		err = rr_trace_off(&b->trace);
-		if (!err)
-			err = rr_trace_disable_all(&b->trace);
-		if (!err)
-			err = rr_trace_reset(&b->trace);
-		if (err) {
-			snprintf(why, len, "cannot reset the tracefs instance");
+		err = b->meter.ops->arm(&b->meter, &arm, why, len);
+		if (err)
 			return err;
-		}
-		/* The chosen probe first, then the cross-checking ones. */
-		for (k = 0; k < nprobes && !err; k++) {
-			const struct rr_probe_setup *ps =
-				k ? &res->cross[k - 1] : &res->probe;
-
-			memset(&pres[k], 0, sizeof(pres[k]));
-			bpp[k] = &bps[k];
-			outs[k] = k ? &cs->cross[k - 1] :
-				  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
-			rr_bprobe_init(&bps[k], b->trace.tep, ps->bracket);
-			bps[k].fns = ps->fns;
-			memcpy(bps[k].pids, pids, npids * sizeof(*pids));
-			bps[k].npids = npids;
-			err = rr_probe_set_pids(ps, &b->trace, pids, npids);
-			if (err) {
-				snprintf(why, len, "cannot set set_ftrace_pid");
-				return err;
-			}
-			/*
-			 * Compaction acts on all memory: only intervals
-			 * that marked the pattern count. Reclaim and
-			 * migration act on our group and our pages.
-			 */
-			err = rr_bprobe_arm(&bps[k], &b->trace, filter,
-					    rr_page_type_name(c->type),
-					    (unsigned long)p->addr,
-					    rr_trigger_may_miss(res->trigger) ?
-					    (unsigned long)p->addr + p->len : 0,
-					    why, len);
-		}
-		if (!err && pass == RR_PASS_COUNT)
-			err = rr_iters_arm(&b->trace, getpid(), c->type,
-					   &res->iter_items,
-					   res->iter_items_note,
-					   sizeof(res->iter_items_note), why,
-					   len);
-		if (err) {
-			if (!why[0])
-				snprintf(why, len, "cannot arm the hist triggers");
-			return err;
-		}
 		if (rr_pattern_residency(p, &present0, &swapped))
 			present0 = 0;
 	}
@@ -250,11 +192,11 @@ static int fire(struct body *b, struct rr_case_result *c,
 	b->tctx.moved = b->tctx.failed = 0;
 
 	if (probe)
-		rr_trace_on(&b->trace);
+		b->meter.ops->start(&b->meter);
 	if (v)
 		rr_victim_go(v);
 	snprintf(phase, sizeof(phase), "case %s: trigger %s",
-		 rr_page_type_name(c->type), rr_trigger_names[res->trigger]);
+		 rr_page_type_name(c->type), tname);
 	/*
 	 * Test hook: hold the probe's pass here, inside its trigger phase,
 	 * so that a test can signal a run there on any kernel, however
@@ -264,10 +206,11 @@ static int fire(struct body *b, struct rr_case_result *c,
 		rr_sleep_ms(atoi(hold));
 	tick = rr_ticker_start(phase);
 	t0 = rr_now_ns();
-	ferr = rr_trigger_fire(res->trigger, &b->tctx, res->trigger_how,
-			       sizeof(res->trigger_how));
+	ferr = b->trig->fire(&b->tctx, res->trigger_how,
+			     sizeof(res->trigger_how));
 	dt = rr_now_ns() - t0;
 	rr_ticker_stop(tick);
+	b->tctx.fired++;
 	b->tctx.pattern = NULL;
 	if (pass == RR_PASS_PROBE) {
 		c->moved += b->tctx.moved;
@@ -283,21 +226,15 @@ static int fire(struct body *b, struct rr_case_result *c,
 		v->errors = 0;
 	}
 	if (probe) {
-		rr_trace_off(&b->trace);
+		b->meter.ops->stop(&b->meter);
 		rr_phase(res, "case %s: collect", rr_page_type_name(c->type));
-		err = rr_bprobe_collect_many(bpp, nprobes, &b->trace, outs,
-					     pres);
+		err = b->meter.ops->collect(&b->meter, &arm, outs, pres, &ic,
+					    why, len);
 		if (pass == RR_PASS_COUNT) {
-			if (!err)
-				err = rr_iters_read(&b->trace, getpid(),
-						    c->type, res->iter_items,
-						    &ic);
 			if (!err)
 				add_counts(b, c, &ic, pres[0].counted);
 			rr_iter_counts_free(&ic);
 			c->count_walks += pres[0].counted;
-			if (err)
-				snprintf(why, len, "cannot read the step counts");
 			goto done;
 		}
 		c->intervals += pres[0].intervals;
@@ -309,13 +246,10 @@ static int fire(struct body *b, struct rr_case_result *c,
 			c->filled += p->filled;
 			c->gone += present0 > present1 ? present0 - present1 : 0;
 		}
-		if (err)
-			snprintf(why, len, "cannot read the trace buffer");
 	}
 done:
 	if (ferr) {
-		snprintf(why, len, "trigger %s: %s",
-			 rr_trigger_names[res->trigger], strerror(-ferr));
+		snprintf(why, len, "trigger %s: %s", tname, strerror(-ferr));
 		return ferr;
 	}
 	return err;
@@ -332,17 +266,17 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	uint64_t t0, t1;
 	int err;
 
+	memset(p, 0, sizeof(*p));
+	p->memfd = -1;
 	b->r->spec(c->type, &spec);
 	err = rr_memory_floor(spec.pages * rr_page_size(), rr_cfg.min_free_mb,
 			      why, len);
-	if (err) {
-		memset(p, 0, sizeof(*p));
-		p->memfd = -1;
+	if (err)
 		return err;
-	}
 	rr_phase(res, "case %s run %u: build", name, run);
 	t0 = rr_now_ns();
-	err = rr_pattern_build(p, &spec, why, len);
+	b->built++;
+	err = b->ops.build(b->r, c->type, p, why, len);
 	t1 = rr_now_ns();
 	c->setup_s += secs(t1 - t0);
 	c->pages = spec.pages;
@@ -351,7 +285,7 @@ static int prepare(struct body *b, struct rr_case_result *c,
 		return err;
 
 	rr_phase(res, "case %s run %u: merge", name, run);
-	err = rr_ksm_merge(p->filled, &c->ksm, why, len);
+	err = b->ops.merge(b->r, p, &c->ksm, why, len);
 	c->merge_s += secs(rr_now_ns() - t1);
 	if (!err && c->ksm.merging_pages <= 0) {
 		snprintf(why, len, "KSM merged no page");
@@ -360,11 +294,14 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	return err;
 }
 
-static void unprepare(struct rr_case_result *c, struct rr_pattern *p)
+/* Tear down what prepare() built, once. */
+static void unprepare(struct body *b, struct rr_case_result *c,
+		      struct rr_pattern *p)
 {
-	rr_pattern_free(p);
-	if (c->type == RR_PT_KSM)
-		rr_ksm_reset();
+	if (!b->built)
+		return;
+	b->built--;
+	b->ops.teardown(b->r, c->type, p);
 }
 
 /* A pass of its own, on a fresh copy of the pattern, with no victim. */
@@ -380,14 +317,14 @@ static int extra_pass(struct body *b, struct rr_case_result *c,
 	int err;
 
 	rr_victim_stop(v);
-	unprepare(c, p);
+	unprepare(b, c, p);
 	err = prepare(b, c, p, run, why, len);
 	if (err)
 		return err;
 	rr_phase(b->res, "case %s run %u: trigger %s, %s", name, run,
-		 rr_trigger_names[b->res->trigger], what);
+		 b->trig->name, what);
 	rr_msg("run %u/%llu, case %s: trigger %s (%s)", run, rr_cfg.runs,
-	       name, rr_trigger_names[b->res->trigger], what);
+	       name, b->trig->name, what);
 	return fire(b, c, p, pass, NULL, &counted, why, len);
 }
 
@@ -396,7 +333,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 {
 	struct rr_result *res = b->res;
 	const char *name = rr_page_type_name(c->type);
-	const char *trig = rr_trigger_names[res->trigger];
+	const char *trig = b->trig->name;
 	bool apart = res->victim == RR_VICTIM_APART;
 	bool off = res->victim == RR_VICTIM_OFF;
 	struct rr_victim v = { 0 };
@@ -426,7 +363,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		       off ? "" : " with the victim");
 		err = fire(b, c, &p, RR_PASS_PROBE, apart || off ? NULL : &v,
 			   &counted, why, sizeof(why));
-		if (err || counted || !rr_trigger_may_miss(res->trigger))
+		if (err || counted || !b->trig->may_miss)
 			break;
 		if (attempt == rr_cfg.attempts) {
 			snprintf(why, sizeof(why),
@@ -437,7 +374,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		}
 		/* Missed: try again on fresh pages, placed elsewhere. */
 		rr_victim_stop(&v);
-		unprepare(c, &p);
+		unprepare(b, c, &p);
 		err = prepare(b, c, &p, run, why, sizeof(why));
 		if (!err && !off)
 			err = rr_victim_start(&v, p.victim);
@@ -447,7 +384,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	if (!err && apart) {
 		/* The victim gets its own pass, on a fresh pattern. */
 		rr_victim_stop(&v);
-		unprepare(c, &p);
+		unprepare(b, c, &p);
 		err = prepare(b, c, &p, run, why, sizeof(why));
 		if (!err)
 			err = rr_victim_start(&v, p.victim);
@@ -470,25 +407,41 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		c->runs++;
 out:
 	rr_victim_stop(&v);
-	unprepare(c, &p);
+	unprepare(b, c, &p);
 	if (err && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "run %u: %s", run, why);
 	publish(b, c);
 	return err;
 }
 
-void rr_body(const struct rr_repro *r, struct rr_result *res)
+void rr_measure(const struct rr_repro *r, struct rr_result *res,
+		const struct rr_trigger_ops *trig,
+		const struct rr_meter_ops *meter)
 {
-	struct body b = { .r = r, .res = res };
+	struct body b = { .r = r, .res = res, .trig = trig };
 	uint64_t start = rr_now_ns();
 	char why[512] = "";
 	unsigned int run;
 	int i, err;
 
+	if (r->ops)
+		b.ops = *r->ops;
+	if (!b.ops.setup)
+		b.ops.setup = rr_default_setup;
+	if (!b.ops.build)
+		b.ops.build = rr_default_build;
+	if (!b.ops.merge)
+		b.ops.merge = rr_default_merge;
+	if (!b.ops.teardown)
+		b.ops.teardown = rr_default_teardown;
+	b.meter.ops = meter;
+	b.meter.res = res;
+	b.tctx.compact_node = -1;
+
 	/* The cases exist from here on: a report then says what ran. */
 	res->victim = rr_cfg.victim;
 	if (res->victim == RR_VICTIM_AUTO)
-		res->victim = rr_trigger_may_miss(res->trigger) ?
+		res->victim = trig->may_miss ?
 			      RR_VICTIM_SAME : RR_VICTIM_APART;
 	res->nr_cases = r->nr_cases;
 	for (i = 0; i < r->nr_cases; i++)
@@ -510,7 +463,7 @@ void rr_body(const struct rr_repro *r, struct rr_result *res)
 	rr_verdict_compute(res);
 out:
 	rr_phase(res, "end");
-	rr_trace_close(&b.trace);
+	meter->close(&b.meter);
 	for (i = 0; i < RR_PT_MAX; i++) {
 		rr_samples_free(&b.cs[i].lat);
 		rr_samples_free(&b.cs[i].victim);
@@ -521,4 +474,9 @@ out:
 			rr_samples_free(&b.cs[i].cross[k]);
 	}
 	res->total_s = secs(rr_now_ns() - start);
+}
+
+void rr_body(const struct rr_repro *r, struct rr_result *res)
+{
+	rr_measure(r, res, rr_trigger_get(res->trigger), &rr_meter_trace);
 }

@@ -28,14 +28,10 @@ const char *rr_case_what(enum rr_page_type t)
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size)
 {
-	if (r->trigger == RR_TRIG_COMPACT)
-		snprintf(buf, size,
-			 "%llu pattern PTEs migrated (set_migration_pte)",
-			 c->marks);
-	else if (r->trigger == RR_TRIG_MIGRATE)
-		snprintf(buf, size,
-			 "%llu of %llu filled pages on their target node after move_pages() (its status), %llu failed",
-			 c->moved, c->moved + c->move_failed, c->move_failed);
+	const struct rr_trigger_ops *t = rr_trigger_get(r->trigger);
+
+	if (t && t->reach)
+		t->reach(c, buf, size);
 	else
 		snprintf(buf, size,
 			 "%llu of %llu filled pages unmapped (pagemap)",

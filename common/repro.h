@@ -10,9 +10,41 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ksm.h"
 #include "opts.h"
 #include "pattern.h"
 #include "result.h"
+
+struct rr_repro;
+
+/*
+ * How a reproducer's cases are set up, built, merged and torn down.
+ * Members left NULL take the defaults (rr_default_*): one mapping per
+ * case split by mprotect() (pattern.c, from spec()), merged by ksmd.
+ */
+struct rr_repro_ops {
+	/* Once, before any case; every change journaled. */
+	int (*setup)(const struct rr_repro *r, struct rr_result *res,
+		     char *why, size_t len);
+	/* A fresh copy of a case's pattern. */
+	int (*build)(const struct rr_repro *r, enum rr_page_type t,
+		     struct rr_pattern *p, char *why, size_t len);
+	/* The KSM case: merge it; k gets the counters after merging. */
+	int (*merge)(const struct rr_repro *r, struct rr_pattern *p,
+		     struct rr_ksm_counters *k, char *why, size_t len);
+	/* Undo build (and merge); called for every build, even failed. */
+	void (*teardown)(const struct rr_repro *r, enum rr_page_type t,
+			 struct rr_pattern *p);
+};
+
+int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
+		     char *why, size_t len);
+int rr_default_build(const struct rr_repro *r, enum rr_page_type t,
+		     struct rr_pattern *p, char *why, size_t len);
+int rr_default_merge(const struct rr_repro *r, struct rr_pattern *p,
+		     struct rr_ksm_counters *k, char *why, size_t len);
+void rr_default_teardown(const struct rr_repro *r, enum rr_page_type t,
+			 struct rr_pattern *p);
 
 struct rr_repro {
 	const char *name;
@@ -27,6 +59,7 @@ struct rr_repro {
 	void (*spec)(enum rr_page_type t, struct rr_pattern_spec *s);
 	/* Copy the pattern parameters into the result. */
 	void (*describe)(struct rr_result *res);
+	const struct rr_repro_ops *ops;	/* NULL: the defaults */
 };
 
 /* Common options, parsed by rr_main() for every reproducer. */
@@ -58,6 +91,15 @@ extern struct rr_config rr_cfg;
 int rr_main(const struct rr_repro *r, int argc, char **argv);
 /* The measuring body, run in the child (measure.c). */
 void rr_body(const struct rr_repro *r, struct rr_result *res);
+struct rr_trigger_ops;
+struct rr_meter_ops;
+/*
+ * The same with the trigger and the meter given: rr_body() passes the
+ * trigger chosen in res->trigger and the tracefs meter.
+ */
+void rr_measure(const struct rr_repro *r, struct rr_result *res,
+		const struct rr_trigger_ops *trig,
+		const struct rr_meter_ops *meter);
 void rr_phase(struct rr_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

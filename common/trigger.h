@@ -2,16 +2,21 @@
 /*
  * Triggers: kernel work that walks the rmap of the pattern's pages, run
  * synchronously in the reproducer's own context so that its brackets can
- * be told apart from the rest of the system's.
- *   compact  /proc/sys/vm/compact_memory or a node's compact file:
- *            migrates movable pages (two walks per page), but only those
- *            below where the compaction scanners meet, so it may miss the
- *            pattern; the probe counts how much of the pattern it moved.
+ * be told apart from the rest of the system's. Each is one entry of a
+ * table, in a file of its own:
+ *   compact  /proc/sys/vm/compact_memory or a node's compact file
+ *            (trigger_compact.c): migrates movable pages (two walks per
+ *            page), but only those below where the compaction scanners
+ *            meet, so it may miss the pattern; the probe counts how much
+ *            of the pattern it moved.
  *   reclaim  reclaim forced on the reproducer's own memory cgroup, with
- *            swap: every page scanned is walked by folio_referenced(), and
- *            try_to_unmap() walks it again to swap it out.
- *   migrate  move_pages() of the pattern's pages to another NUMA node:
- *            two walks per page moved; needs two nodes with memory.
+ *            swap (trigger_reclaim.c): every page scanned is walked by
+ *            folio_referenced(), and try_to_unmap() walks it again to
+ *            swap it out.
+ *   migrate  move_pages() of the pattern's pages to another NUMA node
+ *            (trigger_migrate.c): two walks per page moved; needs two
+ *            nodes with memory.
+ * A new trigger is one more file and one more line in trigger.c's table.
  */
 #ifndef RR_TRIGGER_H
 #define RR_TRIGGER_H
@@ -21,6 +26,9 @@
 
 #include "memcg.h"
 #include "pattern.h"
+
+struct rr_result;
+struct rr_case_result;
 
 enum rr_trigger {
 	RR_TRIG_AUTO,
@@ -32,36 +40,69 @@ enum rr_trigger {
 
 extern const char *const rr_trigger_names[];
 
+/* What a trigger keeps between its setup and its firings. */
+struct rr_trigger_ctx {
+	struct rr_memcg cg;			/* reclaim */
+	bool in_cg;				/* reclaim: cg was made */
+	unsigned long long reclaim_bytes;	/* reclaim */
+	long compact_node;			/* compact: -1 = all */
+	const struct rr_pattern *pattern;	/* the case's built pattern */
+	unsigned long moved, failed;		/* migrate: outcome */
+	unsigned long fired;			/* firings so far */
+	void *priv;				/* a trigger's own */
+};
+
+struct rr_trigger_ops {
+	const char *name;
+	const char *const *kconfig;	/* needed, without CONFIG_ */
+	int bracket;			/* enum rr_bracket_id measuring it */
+	/*
+	 * Can it miss the pattern altogether? Compaction migrates only
+	 * pages below where its two scanners meet; fresh pages often sit
+	 * above. The runner then rebuilds the pattern and fires again
+	 * (--attempts).
+	 */
+	bool may_miss;
+	/*
+	 * Do its walks back off when the rmap lock is contended? Reclaim's
+	 * folio_referenced() walks with trylock and gives up when a writer
+	 * waits, so a victim in the same pass keeps the walks short (and
+	 * the KSM pages unreclaimed): the victim then gets a pass of its
+	 * own.
+	 */
+	bool backs_off;
+	/* Usable here? Changes nothing; why says why not. */
+	bool (*available)(char *why, size_t len);
+	/*
+	 * In the measuring process, before any case: what the trigger
+	 * needs (each change journaled); it may fill res's memcg and swap.
+	 * NULL: nothing.
+	 */
+	int (*setup)(struct rr_trigger_ctx *ctx, struct rr_result *res,
+		     char *why, size_t len);
+	/* Run to completion on ctx->pattern; how says what was done. */
+	int (*fire)(struct rr_trigger_ctx *ctx, char *how, size_t len);
+	/* How much of the case's pattern it reached, for the report. */
+	void (*reach)(const struct rr_case_result *c, char *buf, size_t len);
+};
+
+extern const struct rr_trigger_ops rr_trigger_compact;
+extern const struct rr_trigger_ops rr_trigger_reclaim;
+extern const struct rr_trigger_ops rr_trigger_migrate;
+
+/* The entry of a trigger, NULL for auto or out of range. */
+const struct rr_trigger_ops *rr_trigger_get(int t);
+/* Its kernel options, then its own check. */
 bool rr_trigger_available(enum rr_trigger t, char *why, size_t len);
 /*
  * Best available: migrate (the published trigger, one page at a time),
  * then reclaim (targets the pattern), then compaction (may miss it).
  */
 enum rr_trigger rr_trigger_auto(char *why, size_t len);
-/*
- * Does the trigger's walk back off when the rmap lock is contended?
- * Reclaim's folio_referenced() walks with trylock and gives up when a
- * writer waits, so a victim in the same pass keeps the walks short (and
- * the KSM pages unreclaimed): the victim then gets a pass of its own.
- */
 bool rr_trigger_backs_off(enum rr_trigger t);
-/*
- * Can the trigger miss the pattern altogether? Compaction migrates only
- * pages below where its two scanners meet; fresh pages often sit above.
- * The runner then rebuilds the pattern and fires again (--attempts).
- */
 bool rr_trigger_may_miss(enum rr_trigger t);
 /* The tracepoint bracket that measures the trigger. */
 int rr_trigger_bracket(enum rr_trigger t);
-
-struct rr_trigger_ctx {
-	const struct rr_memcg *cg;		/* reclaim */
-	unsigned long long reclaim_bytes;	/* reclaim */
-	long compact_node;			/* compact: -1 = all */
-	const struct rr_pattern *pattern;	/* migrate: its filled pages */
-	unsigned long moved, failed;		/* migrate: outcome */
-};
-
 /* Run the trigger to completion; how describes what was done. */
 int rr_trigger_fire(enum rr_trigger t, struct rr_trigger_ctx *ctx,
 		    char *how, size_t len);

@@ -59,6 +59,25 @@ static void test_rules(void)
 	CHECK(!rr_trigger_backs_off(RR_TRIG_MIGRATE));
 }
 
+/* The table: one entry per name, each complete. */
+static void test_table(void)
+{
+	const struct rr_trigger_ops *t;
+	int i;
+
+	CHECK(rr_trigger_get(RR_TRIG_AUTO) == NULL);
+	CHECK(rr_trigger_get(RR_TRIG_MAX) == NULL);
+	CHECK(rr_trigger_get(-1) == NULL);
+	for (i = RR_TRIG_AUTO + 1; i < RR_TRIG_MAX; i++) {
+		t = rr_trigger_get(i);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		CHECK_STR(t->name, rr_trigger_names[i]);
+		CHECK(t->available && t->fire && t->reach && t->kconfig);
+	}
+}
+
 static void test_fire_unknown(void)
 {
 	struct rr_trigger_ctx ctx = { 0 };
@@ -68,5 +87,5 @@ static void test_fire_unknown(void)
 		 -EINVAL);
 }
 
-TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules),
+TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules), T(test_table),
 	  T(test_fire_unknown))

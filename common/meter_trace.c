@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracefs meter: the chosen probe and the cross-checking ones armed
+ * in one private instance, paired per task by bracket.c; in the counting
+ * pass, the hist triggers of iters.c as well.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "meter.h"
+#include "repro.h"
+#include "probe.h"
+#include "trace.h"
+
+struct tmeter {
+	struct rr_trace trace;
+	struct rr_bprobe bps[1 + RR_MAX_CROSS];
+	int nprobes;
+};
+
+int rr_meter_probes(const struct rr_result *res, enum rr_pass pass)
+{
+	return pass == RR_PASS_PROBE ? 1 + res->nr_cross : 1;
+}
+
+static const struct rr_probe_setup *setup_of(const struct rr_result *res,
+					     int k)
+{
+	return k ? &res->cross[k - 1] : &res->probe;
+}
+
+static int topen(struct rr_meter *m, char *why, size_t len)
+{
+	struct rr_result *res = m->res;
+	struct tmeter *tm = calloc(1, sizeof(*tm));
+	int err, i;
+
+	if (!tm)
+		return -ENOMEM;
+	m->priv = tm;
+	rr_phase(res, "setup: tracing");
+	rr_trace_sweep();
+	/* kprobes first: the journal then removes them after the instance */
+	rr_probe_sweep();
+	err = rr_probe_prepare(&res->probe, why, len);
+	if (!err && res->iterations)
+		err = rr_iters_prepare(&res->iter_items,
+				       res->iter_items_note,
+				       sizeof(res->iter_items_note), why, len);
+	for (i = 0; !err && i < res->nr_cross; i++)
+		err = rr_probe_prepare(&res->cross[i], why, len);
+	if (!err)
+		err = rr_trace_open(&tm->trace, rr_cfg.buffer_kb, why, len);
+	if (!err)
+		err = rr_probe_prepare_instance(&res->probe, &tm->trace, why,
+						len);
+	for (i = 0; !err && i < res->nr_cross; i++)
+		err = rr_probe_prepare_instance(&res->cross[i], &tm->trace,
+						why, len);
+	if (!err)
+		snprintf(res->instance, sizeof(res->instance), "%s",
+			 tm->trace.name);
+	return err;
+}
+
+static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
+		size_t len)
+{
+	struct tmeter *tm = m->priv;
+	struct rr_result *res = m->res;
+	char filter[128];
+	int err, k;
+
+	rr_pid_filter(a->pids, a->npids, filter, sizeof(filter));
+	err = rr_trace_off(&tm->trace);
+	if (!err)
+		err = rr_trace_disable_all(&tm->trace);
+	if (!err)
+		err = rr_trace_reset(&tm->trace);
+	if (err) {
+		snprintf(why, len, "cannot reset the tracefs instance");
+		return err;
+	}
+	/* The chosen probe first, then the cross-checking ones. */
+	tm->nprobes = rr_meter_probes(res, a->pass);
+	for (k = 0; k < tm->nprobes && !err; k++) {
+		const struct rr_probe_setup *ps = setup_of(res, k);
+		struct rr_bprobe *bp = &tm->bps[k];
+
+		rr_bprobe_init(bp, tm->trace.tep, ps->bracket);
+		bp->fns = ps->fns;
+		memcpy(bp->pids, a->pids, a->npids * sizeof(*a->pids));
+		bp->npids = a->npids;
+		err = rr_probe_set_pids(ps, &tm->trace, a->pids, a->npids);
+		if (err) {
+			snprintf(why, len, "cannot set set_ftrace_pid");
+			return err;
+		}
+		err = rr_bprobe_arm(bp, &tm->trace, filter,
+				    rr_page_type_name(a->type), a->lo, a->hi,
+				    why, len);
+	}
+	if (!err && a->pass == RR_PASS_COUNT)
+		err = rr_iters_arm(&tm->trace, a->pids[0], a->type,
+				   &res->iter_items, res->iter_items_note,
+				   sizeof(res->iter_items_note), why, len);
+	if (err && !why[0])
+		snprintf(why, len, "cannot arm the hist triggers");
+	return err;
+}
+
+static void tstart(struct rr_meter *m)
+{
+	struct tmeter *tm = m->priv;
+
+	rr_trace_on(&tm->trace);
+}
+
+static void tstop(struct rr_meter *m)
+{
+	struct tmeter *tm = m->priv;
+
+	rr_trace_off(&tm->trace);
+}
+
+static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
+		    struct rr_samples **outs, struct rr_bprobe_result *pres,
+		    struct rr_iter_counts *ic, char *why, size_t len)
+{
+	struct tmeter *tm = m->priv;
+	struct rr_bprobe *bpp[1 + RR_MAX_CROSS];
+	int err, k;
+
+	for (k = 0; k < tm->nprobes; k++) {
+		memset(&pres[k], 0, sizeof(pres[k]));
+		bpp[k] = &tm->bps[k];
+	}
+	err = rr_bprobe_collect_many(bpp, tm->nprobes, &tm->trace, outs,
+				     pres);
+	if (err) {
+		snprintf(why, len, "cannot read the trace buffer");
+		return err;
+	}
+	if (a->pass != RR_PASS_COUNT)
+		return 0;
+	err = rr_iters_read(&tm->trace, a->pids[0], a->type,
+			    m->res->iter_items, ic);
+	if (err)
+		snprintf(why, len, "cannot read the step counts");
+	return err;
+}
+
+static void tclose(struct rr_meter *m)
+{
+	struct tmeter *tm = m->priv;
+
+	if (!tm)
+		return;
+	rr_trace_close(&tm->trace);
+	free(tm);
+	m->priv = NULL;
+}
+
+const struct rr_meter_ops rr_meter_trace = {
+	.open = topen,
+	.arm = tarm,
+	.start = tstart,
+	.stop = tstop,
+	.collect = tcollect,
+	.close = tclose,
+};

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trigger reclaim: reclaim forced on the measuring process's own memory
+ * cgroup, with swap (an existing swap, or a zram device made and
+ * journaled by swap.c). Every page scanned is walked by
+ * folio_referenced(), and try_to_unmap() walks it again to swap it out;
+ * nothing outside the group pays.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "bracket.h"
+#include "repro.h"
+#include "result.h"
+#include "swap.h"
+#include "trigger.h"
+#include "util.h"
+
+static const char *const kconfig[] = { "MEMCG", "SWAP", NULL };
+
+static bool available(char *why, size_t len)
+{
+	char mnt[256];
+
+	if (rr_memcg_detect(mnt, sizeof(mnt), why, len) == RR_MEMCG_NONE)
+		return false;
+	if (!rr_swap_active(NULL) && !rr_swap_zram_possible(why, len))
+		return false;
+	return rr_bracket_available(RR_BR_MEMCG_RECLAIM, why, len);
+}
+
+static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
+		 char *why, size_t len)
+{
+	struct rr_swap swap;
+	char name[64];
+	int err;
+
+	rr_phase(res, "setup: memory cgroup");
+	snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
+	err = rr_memcg_create(&ctx->cg, name, why, len);
+	if (!err)
+		err = rr_memcg_join(&ctx->cg);
+	if (err) {
+		if (!why[0])
+			snprintf(why, len, "cannot join %s: %s", ctx->cg.path,
+				 strerror(-err));
+		return err;
+	}
+	ctx->in_cg = true;
+	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
+		 rr_memcg_ver_name(ctx->cg.ver), ctx->cg.path);
+	rr_phase(res, "setup: swap");
+	err = rr_swap_ensure(&swap, rr_cfg.swap_mb, why, len);
+	if (err)
+		return err;
+	rr_swap_describe(&swap, res->swap, sizeof(res->swap));
+	/*
+	 * Ask for everything the group holds. Reclaim deactivates active
+	 * pages only once the inactive list runs low, and KSM pages sit on
+	 * the active list after merging: a smaller target never reaches
+	 * them. The group holds only this process, so nothing else pays.
+	 */
+	ctx->reclaim_bytes = RR_RECLAIM_ALL;
+	return 0;
+}
+
+static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
+{
+	return rr_memcg_reclaim(&ctx->cg, ctx->reclaim_bytes, how, len);
+}
+
+static void reach(const struct rr_case_result *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu of %llu filled pages unmapped (pagemap)",
+		 c->gone, c->filled);
+}
+
+const struct rr_trigger_ops rr_trigger_reclaim = {
+	.name = "reclaim",
+	.kconfig = kconfig,
+	.bracket = RR_BR_MEMCG_RECLAIM,
+	.backs_off = true,
+	.available = available,
+	.setup = setup,
+	.fire = fire,
+	.reach = reach,
+};

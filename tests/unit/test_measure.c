@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The measuring lifecycle (measure.c) with a fake trigger, a fake meter
+ * and a fake reproducer whose cases are small anonymous mappings: no
+ * root, no tracefs, no KSM. What it owes on any kernel: each case is
+ * built, fired, collected and torn down once per pass (every build torn
+ * down, on every path); a trigger that can miss is fired again on fresh
+ * pages up to --attempts and then fails the case; a failed case is not
+ * run again and its error reaches the verdict; the victim gets its own
+ * pass when apart, shares the probe's when same; the bare pass is not
+ * metered; a meter that cannot open is a skip (-ENODEV) or an error;
+ * the verdict follows from the samples the meter gave.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "bracket.h"
+#include "harness.h"
+#include "meter.h"
+#include "repro.h"
+#include "trigger.h"
+#include "util.h"
+
+#define PAGES 16
+
+/* What the fakes saw, and what they are told to do. */
+static struct {
+	int setups, builds, teardowns, merges, live;
+	int fires, fires_with_pattern, fire_fail_at, fire_err;
+	int build_fail_at;
+	long merging;		/* what merge reports */
+	int opens, closes, open_err;
+	int arms[RR_PASS_MAX], starts, stops, collects;
+	int misses;		/* collects that count nothing, first */
+	int bad_ranges;		/* arm's range disagrees with may_miss */
+	bool may_miss, probe_cost;
+	double ms[RR_PT_MAX];	/* the sample each case's collect adds */
+	int samples_per_collect;
+} f;
+
+static void reset(void)
+{
+	memset(&f, 0, sizeof(f));
+	f.merging = 4;
+	f.ms[RR_PT_KSM] = 300;
+	f.ms[RR_PT_ANON] = 1;
+	f.ms[RR_PT_FILE] = 2;
+	f.samples_per_collect = 2;
+	rr_cfg.runs = 2;
+	rr_cfg.attempts = 3;
+	rr_cfg.victim = RR_VICTIM_OFF;
+	rr_cfg.min_free_mb = 64;
+	rr_set_quiet(true);
+}
+
+/* The reproducer. */
+static const enum rr_page_type cases[] = { RR_PT_KSM, RR_PT_ANON,
+					   RR_PT_FILE };
+
+static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->type = t;
+	s->pages = PAGES;
+}
+
+static int fsetup(const struct rr_repro *r, struct rr_result *res,
+		  char *why, size_t len)
+{
+	f.setups++;
+	return 0;
+}
+
+static int fbuild(const struct rr_repro *r, enum rr_page_type t,
+		  struct rr_pattern *p, char *why, size_t len)
+{
+	size_t sz = PAGES * rr_page_size();
+
+	f.builds++;
+	if (f.build_fail_at && f.builds == f.build_fail_at) {
+		snprintf(why, len, "fake build failed");
+		return -ENOMEM;
+	}
+	p->addr = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p->addr == MAP_FAILED) {
+		p->addr = NULL;
+		return -errno;
+	}
+	f.live++;
+	p->len = sz;
+	p->filled = PAGES;
+	p->vmas = 1;
+	p->victim = p->addr;
+	return 0;
+}
+
+static int fmerge(const struct rr_repro *r, struct rr_pattern *p,
+		  struct rr_ksm_counters *k, char *why, size_t len)
+{
+	f.merges++;
+	k->merging_pages = f.merging;
+	return 0;
+}
+
+static void fteardown(const struct rr_repro *r, enum rr_page_type t,
+		      struct rr_pattern *p)
+{
+	f.teardowns++;
+	if (p->addr) {
+		munmap(p->addr, p->len);
+		f.live--;
+	}
+	p->addr = NULL;
+}
+
+static const struct rr_repro_ops fops = {
+	.setup = fsetup,
+	.build = fbuild,
+	.merge = fmerge,
+	.teardown = fteardown,
+};
+
+static const struct rr_repro repro = {
+	.name = "fake",
+	.cases = cases,
+	.nr_cases = ARRAY_SIZE(cases),
+	.spec = spec,
+	.ops = &fops,
+};
+
+/* The trigger. */
+static int ffire(struct rr_trigger_ctx *ctx, char *how, size_t len)
+{
+	f.fires++;
+	/* long enough for the victim to time a few calls */
+	rr_sleep_ms(3);
+	if (ctx->pattern && ctx->pattern->addr)
+		f.fires_with_pattern++;
+	snprintf(how, len, "fake firing %d", f.fires);
+	if (f.fire_fail_at && f.fires == f.fire_fail_at)
+		return f.fire_err;
+	return 0;
+}
+
+static struct rr_trigger_ops trig = {
+	.name = "fake",
+	.bracket = RR_BR_MEMCG_RECLAIM,
+	.fire = ffire,
+};
+
+/* The meter. */
+static int mopen(struct rr_meter *m, char *why, size_t len)
+{
+	f.opens++;
+	if (f.open_err) {
+		snprintf(why, len, "fake meter cannot open");
+		return f.open_err;
+	}
+	snprintf(m->res->instance, sizeof(m->res->instance), "fake");
+	return 0;
+}
+
+static int marm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
+		size_t len)
+{
+	f.arms[a->pass]++;
+	if (!a->lo || !!a->hi != f.may_miss)
+		f.bad_ranges++;
+	return 0;
+}
+
+static void mstart(struct rr_meter *m)
+{
+	f.starts++;
+}
+
+static void mstop(struct rr_meter *m)
+{
+	f.stops++;
+}
+
+static int mcollect(struct rr_meter *m, const struct rr_meter_arm *a,
+		    struct rr_samples **outs, struct rr_bprobe_result *pres,
+		    struct rr_iter_counts *ic, char *why, size_t len)
+{
+	int i;
+
+	f.collects++;
+	if (f.collects <= f.misses)
+		return 0;
+	for (i = 0; i < f.samples_per_collect; i++)
+		rr_samples_add(outs[0], f.ms[a->type] / (i + 1));
+	pres[0].intervals = pres[0].counted = f.samples_per_collect;
+	return 0;
+}
+
+static void mclose(struct rr_meter *m)
+{
+	f.closes++;
+}
+
+static const struct rr_meter_ops meter = {
+	.open = mopen,
+	.arm = marm,
+	.start = mstart,
+	.stop = mstop,
+	.collect = mcollect,
+	.close = mclose,
+};
+
+static struct rr_result res;
+
+static void measure(void)
+{
+	memset(&res, 0, sizeof(res));
+	res.threshold_ms = 10;
+	res.min_ratio = 5;
+	res.probe.bracket = RR_BR_MEMCG_RECLAIM;
+	res.probe_cost = f.probe_cost;
+	trig.may_miss = f.may_miss;
+	rr_measure(&repro, &res, &trig, &meter);
+}
+
+/* Every build torn down; the meter opened and closed once. */
+static void check_balanced(void)
+{
+	CHECK_EQ(f.teardowns, f.builds);
+	CHECK_EQ(f.live, 0);
+	CHECK_EQ(f.opens, 1);
+	CHECK_EQ(f.closes, 1);
+	CHECK_EQ(f.starts, f.stops);
+	CHECK_EQ(f.bad_ranges, 0);
+}
+
+static void test_normal(void)
+{
+	int i;
+
+	reset();
+	measure();
+	check_balanced();
+	CHECK_EQ(f.setups, 1);
+	CHECK_EQ(res.nr_cases, 3);
+	/* 2 runs x 3 cases, the probe's pass only (victim off) */
+	CHECK_EQ(f.builds, 6);
+	CHECK_EQ(f.fires, 6);
+	CHECK_EQ(f.fires_with_pattern, 6);
+	CHECK_EQ(f.merges, 2);
+	CHECK_EQ(f.arms[RR_PASS_PROBE], 6);
+	for (i = 0; i < 3; i++) {
+		struct rr_case_result *c = &res.cases[i];
+
+		CHECK(c->ran);
+		CHECK_EQ(c->runs, 2);
+		CHECK_EQ(c->passes[RR_PASS_PROBE], 2);
+		CHECK_EQ(c->latency.count, 4);
+		CHECK_EQ(c->intervals, 4);
+		CHECK_NEAR(c->latency.max, f.ms[c->type], 1e-9);
+		CHECK_NEAR(c->latency.min, f.ms[c->type] / 2, 1e-9);
+		CHECK_EQ(c->pages, PAGES);
+		CHECK_EQ(c->vmas, 1);
+		CHECK_STR(c->error, "");
+	}
+	CHECK_EQ(res.cases[0].ksm.merging_pages, 4);
+	CHECK_EQ(res.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "KSM case max 300.000 ms");
+	CHECK_CONTAINS(res.trigger_how, "fake firing 6");
+	CHECK_STR(res.instance, "fake");
+	CHECK_STR(res.phase, "end");
+	CHECK_EQ(res.victim, RR_VICTIM_OFF);
+}
+
+/* The verdict follows the samples: a fast KSM case is not reproduced. */
+static void test_not_reproduced(void)
+{
+	reset();
+	f.ms[RR_PT_KSM] = 3;
+	measure();
+	check_balanced();
+	CHECK_EQ(res.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "within 10 ms");
+}
+
+/* A trigger that may miss: fired again on fresh pages until it counts. */
+static void test_miss_then_reach(void)
+{
+	reset();
+	f.may_miss = true;
+	f.misses = 2;
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_AUTO;
+	measure();
+	check_balanced();
+	/* auto: compaction-like triggers keep the victim in the same pass */
+	CHECK_EQ(res.victim, RR_VICTIM_SAME);
+	CHECK_EQ(res.cases[0].passes[RR_PASS_PROBE], 3);
+	CHECK_EQ(res.cases[1].passes[RR_PASS_PROBE], 1);
+	CHECK_EQ(f.builds, 5);
+	CHECK_EQ(f.merges, 3);
+	CHECK_EQ(res.cases[0].runs, 1);
+	CHECK_EQ(res.verdict, RR_REPRODUCED);
+}
+
+static void test_miss_exhausts_attempts(void)
+{
+	reset();
+	f.may_miss = true;
+	f.misses = 100;
+	rr_cfg.runs = 2;
+	measure();
+	check_balanced();
+	/* each case tries 3 times in run 1 and is not run again */
+	CHECK_EQ(f.fires, 9);
+	CHECK_EQ(f.builds, 9);
+	CHECK_CONTAINS(res.cases[0].error,
+		       "run 1: fake did not reach the pattern in 3 attempts");
+	CHECK_EQ(res.cases[0].runs, 0);
+	CHECK_EQ(res.verdict, RR_ERROR);
+	CHECK_CONTAINS(res.reason, "ksm case: run 1: fake did not reach");
+}
+
+/* A failed firing fails its case for good; the others go on. */
+static void test_fire_error(void)
+{
+	reset();
+	f.fire_fail_at = 2;		/* anon, run 1 */
+	f.fire_err = -EIO;
+	measure();
+	check_balanced();
+	CHECK_EQ(f.fires, 5);
+	CHECK_EQ(res.cases[0].runs, 2);
+	CHECK_EQ(res.cases[1].runs, 0);
+	CHECK_EQ(res.cases[2].runs, 2);
+	CHECK_CONTAINS(res.cases[1].error, "run 1: trigger fake: ");
+	CHECK_CONTAINS(res.cases[1].error, strerror(EIO));
+	/* what the failed firing measured still counts */
+	CHECK_EQ(res.cases[1].latency.count, 2);
+	CHECK_EQ(res.verdict, RR_ERROR);
+	CHECK_CONTAINS(res.reason, "anon case: run 1: trigger fake");
+}
+
+static void test_build_error(void)
+{
+	reset();
+	f.build_fail_at = 1;
+	measure();
+	check_balanced();
+	CHECK_EQ(res.cases[0].runs, 0);
+	CHECK_STR(res.cases[0].error, "run 1: fake build failed");
+	CHECK_EQ(res.cases[0].passes[RR_PASS_PROBE], 0);
+	CHECK_EQ(res.cases[1].runs, 2);
+	CHECK_EQ(res.verdict, RR_ERROR);
+}
+
+static void test_merged_nothing(void)
+{
+	reset();
+	f.merging = 0;
+	measure();
+	check_balanced();
+	CHECK_STR(res.cases[0].error, "run 1: KSM merged no page");
+	CHECK_EQ(res.cases[0].passes[RR_PASS_PROBE], 0);
+	CHECK_EQ(res.verdict, RR_ERROR);
+}
+
+/* apart: a pass of its own for the victim, unmetered; bare: unmetered. */
+static void test_victim_apart_and_bare(void)
+{
+	int i;
+
+	reset();
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_APART;
+	f.probe_cost = true;
+	measure();
+	check_balanced();
+	CHECK_EQ(f.fires, 9);
+	CHECK_EQ(f.builds, 9);
+	CHECK_EQ(f.arms[RR_PASS_PROBE], 3);
+	CHECK_EQ(f.arms[RR_PASS_VICTIM], 0);
+	CHECK_EQ(f.arms[RR_PASS_BARE], 0);
+	CHECK_EQ(f.collects, 3);
+	for (i = 0; i < 3; i++) {
+		const struct rr_case_result *c = &res.cases[i];
+
+		CHECK_EQ(c->passes[RR_PASS_PROBE], 1);
+		CHECK_EQ(c->passes[RR_PASS_VICTIM], 1);
+		CHECK_EQ(c->passes[RR_PASS_BARE], 1);
+		CHECK_EQ(c->latency.count, 2);
+		/* the victim's mprotect() calls were timed in its pass */
+		CHECK(c->victim.count > 0);
+		CHECK_EQ(c->victim_errors, 0);
+	}
+	CHECK_EQ(res.verdict, RR_REPRODUCED);
+}
+
+static void test_victim_same(void)
+{
+	reset();
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_SAME;
+	measure();
+	check_balanced();
+	CHECK_EQ(f.fires, 3);
+	CHECK_EQ(res.cases[0].passes[RR_PASS_VICTIM], 0);
+	CHECK(res.cases[0].victim.count > 0);
+}
+
+static void test_meter_open_fails(void)
+{
+	reset();
+	f.open_err = -ENODEV;
+	measure();
+	CHECK_EQ(f.setups, 0);
+	CHECK_EQ(f.builds, 0);
+	CHECK_EQ(f.closes, 1);
+	CHECK_EQ(res.verdict, RR_SKIP);
+	CHECK_STR(res.reason, "setup: fake meter cannot open");
+	/* the cases exist, none ran: the report says so */
+	CHECK_EQ(res.nr_cases, 3);
+	CHECK(!res.cases[0].ran);
+
+	reset();
+	f.open_err = -EIO;
+	measure();
+	CHECK_EQ(res.verdict, RR_ERROR);
+	CHECK_EQ(f.builds, 0);
+}
+
+/* No sample from any firing: an error, never a verdict on nothing. */
+static void test_nothing_measured(void)
+{
+	reset();
+	f.samples_per_collect = 0;
+	measure();
+	check_balanced();
+	CHECK_EQ(res.verdict, RR_ERROR);
+	CHECK_CONTAINS(res.reason, "produced no measurable interval");
+}
+
+TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
+	  T(test_miss_exhausts_attempts), T(test_fire_error),
+	  T(test_build_error), T(test_merged_nothing),
+	  T(test_victim_apart_and_bare), T(test_victim_same),
+	  T(test_meter_open_fails), T(test_nothing_measured))
