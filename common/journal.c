@@ -608,19 +608,32 @@ static int undo_mount(const char *dir, bool verbose)
 	return 0;
 }
 
+/*
+ * Where sysfs is for the module undo: RMAP_REPRO_SYS_DIR lets the unit
+ * tests stand a directory tree in for /sys/module and /sys/block.
+ */
+static const char *sys_dir(void)
+{
+	const char *dir = getenv("RMAP_REPRO_SYS_DIR");
+
+	return dir && *dir ? dir : "/sys";
+}
+
 /* A zram device with a disk size: set up by someone. Names it. */
 static bool zram_configured(char *dev, size_t size)
 {
 	char path[PATH_MAX], v[32];
 	struct dirent *d;
 	bool found = false;
-	DIR *dir = opendir("/sys/block");
+	DIR *dir;
 
+	snprintf(path, sizeof(path), "%s/block", sys_dir());
+	dir = opendir(path);
 	while (dir && !found && (d = readdir(dir))) {
 		if (strncmp(d->d_name, "zram", 4))
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/disksize",
-			 d->d_name);
+		snprintf(path, sizeof(path), "%s/block/%s/disksize",
+			 sys_dir(), d->d_name);
 		if (!rr_read_file(path, v, sizeof(v)) && strcmp(v, "0")) {
 			snprintf(dev, size, "/dev/%s", d->d_name);
 			found = true;
@@ -637,7 +650,7 @@ static int undo_module(const char *name, bool verbose)
 	char path[PATH_MAX];
 	int ret;
 
-	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	snprintf(path, sizeof(path), "%s/module/%s", sys_dir(), name);
 	if (!rr_path_exists(path))
 		return 0;
 	/* Unloading zram removes every zram device, also a user's. */

@@ -258,6 +258,99 @@ static void test_changed_since_is_left(void)
 	CHECK(!journal_exists());
 }
 
+/*
+ * The module undo, on a stand-in sysfs (RMAP_REPRO_SYS_DIR) and a stand-in
+ * modprobe first on PATH that logs its arguments and removes the module's
+ * directory, or fails when told to.
+ */
+static void module_env(const char *disksize, bool fail)
+{
+	char p[256], cmd[1024];
+	FILE *f;
+
+	setup();
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/module/zram %s/sys/block/zram0 %s/bin",
+		 dir, dir, dir);
+	CHECK_EQ(system(cmd), 0);
+	path(p, sizeof(p), "sys/block/zram0/disksize");
+	CHECK_EQ(creat(p, 0644) >= 0 && !rr_write_file(p, disksize), 1);
+	path(p, sizeof(p), "bin/modprobe");
+	f = fopen(p, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "#!/bin/sh\necho \"$*\" >> %s/modprobe.log\n%s\n", dir,
+		fail ? "exit 1" : "[ \"$1\" = -r ] && rmdir \"$RMAP_REPRO_SYS_DIR/module/$2\"");
+	fclose(f);
+	chmod(p, 0755);
+	snprintf(p, sizeof(p), "%s/sys", dir);
+	setenv("RMAP_REPRO_SYS_DIR", p, 1);
+	snprintf(cmd, sizeof(cmd), "%s/bin:%s", dir, getenv("PATH"));
+	setenv("PATH", cmd, 1);
+}
+
+static void module_env_end(const char *old_path)
+{
+	unsetenv("RMAP_REPRO_SYS_DIR");
+	setenv("PATH", old_path, 1);
+}
+
+static void test_module_undo(void)
+{
+	char old_path[4096];
+	struct rr_replay st;
+	char p[256];
+
+	snprintf(old_path, sizeof(old_path), "%s", getenv("PATH"));
+
+	/* zram loaded by the run, no device configured: unloaded */
+	module_env("0", false);
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.undone, 1);
+	CHECK_EQ(st.left, 0);
+	CHECK_STR(get("modprobe.log"), "-r zram");
+	path(p, sizeof(p), "sys/module/zram");
+	CHECK(!rr_path_exists(p));
+	CHECK(!journal_exists());
+	module_env_end(old_path);
+
+	/* a zram device configured since (a user's): the module stays */
+	module_env("268435456", false);
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.left, 1);
+	CHECK_EQ(st.undone, 0);
+	CHECK_STR(get("modprobe.log"), "(unreadable)");
+	path(p, sizeof(p), "sys/module/zram");
+	CHECK(rr_path_exists(p));
+	module_env_end(old_path);
+
+	/* unloaded already (by someone): nothing to run */
+	module_env("0", false);
+	path(p, sizeof(p), "sys/module/zram");
+	CHECK_EQ(rmdir(p), 0);
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.failures, 0);
+	CHECK_STR(get("modprobe.log"), "(unreadable)");
+	module_env_end(old_path);
+
+	/* modprobe -r fails (module busy): a failure, the journal kept */
+	module_env("0", true);
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
+	CHECK(journal_replay(journal_path(), false, &st) > 0);
+	CHECK_EQ(st.failures, 1);
+	CHECK_STR(get("modprobe.log"), "-r zram");
+	/* kept aside for scripts/restore --journal */
+	CHECK_CONTAINS(get("journal.failed"), "module\tzram");
+	module_env_end(old_path);
+}
+
 /* A knob the run also switches outside the journal comes back anyway. */
 static void test_volatile_knob(void)
 {
@@ -398,7 +491,7 @@ static void test_lock_inherited(void)
 	rr_lock_release();
 }
 
-TEST_MAIN(T(test_record_once_and_replay), T(test_reverse_order),
+TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo), T(test_reverse_order),
 	  T(test_bracketed_value), T(test_empty_original),
 	  T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
