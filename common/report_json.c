@@ -222,10 +222,8 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 		json_uint(&j, "vmas", ksm->vmas);
 	else
 		json_null(&j, "vmas");
-	json_uint(&j, "split_every", r->split_every);
-	json_uint(&j, "identical_pages",
-		  r->identical && r->identical < r->pages ? r->identical :
-		  r->pages);
+	for (i = 0; i < r->nr_params; i++)
+		json_uint(&j, r->params[i].name, r->params[i].value);
 	json_uint(&j, "max_page_sharing", ksm ? ksm->ksm.max_page_sharing :
 		  r->max_page_sharing);
 	json_uint(&j, "ksm_pages_shared", ksm ? ksm->ksm.pages_shared : 0);

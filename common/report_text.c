@@ -277,7 +277,7 @@ static void restore_line(FILE *f, const struct rr_result *r)
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = NULL;
-	char buf[1536], split[32], vmas[64];
+	char buf[1536];
 	double setup, merge, trigger;
 	const struct rr_bracket_def *d;
 	const char *p;
@@ -311,19 +311,8 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		return;
 	}
 
-	snprintf(split, sizeof(split), r->split_every == 2 ? "every other" :
-		 "one in every %llu", r->split_every);
-	if (ksm && ksm->vmas)
-		snprintf(vmas, sizeof(vmas),
-			 "%zu VMAs (counted in /proc/self/maps)", ksm->vmas);
-	else
-		snprintf(vmas, sizeof(vmas), "VMAs never counted (not built)");
-	snprintf(buf, sizeof(buf),
-		 "one %llu-page mapping, %s page mprotect(PROT_READ): %s on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
-		 r->pages, split, vmas,
-		 r->identical && r->identical < r->pages ? r->identical :
-		 r->pages);
-	field(f, "Pattern", buf);
+	field(f, "Pattern", r->pattern_text[0] ? r->pattern_text :
+	      "(the reproducer did not describe it)");
 	if (ksm && ksm->ksm.full_scans) {
 		snprintf(buf, sizeof(buf),
 			 "pages_shared %llu, pages_sharing %llu: %llu KSM pages mapped %llu times (max_page_sharing %llu); ksm_merging_pages of the process %lld",

@@ -57,8 +57,16 @@ struct rr_repro {
 	bool (*check)(char *why, size_t len);
 	/* The pattern of one case. */
 	void (*spec)(enum rr_page_type t, struct rr_pattern_spec *s);
-	/* Copy the pattern parameters into the result. */
+	/*
+	 * Copy the pattern parameters into the result (res->pages, and its
+	 * own JSON pattern fields with rr_result_param()).
+	 */
 	void (*describe)(struct rr_result *res);
+	/*
+	 * The report's pattern sentence, from what the run measured (the
+	 * cases' counted VMAs), made by the parent before reporting.
+	 */
+	void (*sentence)(const struct rr_result *res, char *buf, size_t len);
 	const struct rr_repro_ops *ops;	/* NULL: the defaults */
 };
 

@@ -20,14 +20,15 @@ const char *const rr_verdict_names[] = {
 	[RR_ERROR] = "error",
 };
 
-struct rr_case_result *rr_result_case(struct rr_result *r,
+struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t)
 {
 	int i;
 
+	/* as strchr(): the caller's constness is the caller's */
 	for (i = 0; i < r->nr_cases; i++)
 		if (r->cases[i].type == t)
-			return &r->cases[i];
+			return (struct rr_case_result *)&r->cases[i];
 	return NULL;
 }
 
@@ -63,6 +64,18 @@ void rr_result_timing(const struct rr_result *r, double *setup,
 		*merge += r->cases[i].merge_s;
 		*trigger += rr_case_trigger_s(&r->cases[i]);
 	}
+}
+
+void rr_result_param(struct rr_result *r, const char *name,
+		     unsigned long long value)
+{
+	struct rr_param *p;
+
+	if (r->nr_params == RR_MAX_PARAMS)
+		return;
+	p = &r->params[r->nr_params++];
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->value = value;
 }
 
 int rr_exit_code(enum rr_verdict v)

@@ -49,6 +49,8 @@ extern const char *const rr_verdict_names[];
 enum rr_pass { RR_PASS_PROBE, RR_PASS_VICTIM, RR_PASS_BARE, RR_PASS_COUNT,
 	       RR_PASS_MAX };
 
+#define RR_MAX_PARAMS 8
+
 /* Walk-level probes run beside the chosen one (--cross-check). */
 #define RR_MAX_CROSS 2
 
@@ -111,8 +113,15 @@ struct rr_result {
 	unsigned int runs;
 	double threshold_ms, min_ratio;
 	/* pattern parameters, for the report */
-	unsigned long long pages, split_every, identical;
+	unsigned long long pages;
 	unsigned long long max_page_sharing;
+	/* the reproducer's own: JSON pattern fields, its sentence */
+	struct rr_param {
+		char name[32];
+		unsigned long long value;
+	} params[RR_MAX_PARAMS];
+	int nr_params;
+	char pattern_text[768];
 	int nr_cases;			/* 0: stopped before measuring */
 	struct rr_case_result cases[RR_PT_MAX];
 	double total_s;
@@ -124,8 +133,11 @@ struct rr_result {
 	int restore_failures;
 };
 
+/* Add a pattern field of the reproducer's (describe()). */
+void rr_result_param(struct rr_result *r, const char *name,
+		     unsigned long long value);
 /* The case of a page type, or NULL. */
-struct rr_case_result *rr_result_case(struct rr_result *r,
+struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t);
 /*
  * Decide reproduced / not-reproduced from the measured cases, unless the

@@ -351,8 +351,10 @@ static int supervise(pid_t child, const sigset_t *set, int *status,
 	return sig;
 }
 
-static int finish(struct rr_result *res, int sig)
+static int finish(const struct rr_repro *r, struct rr_result *res, int sig)
 {
+	if (res->nr_cases && r->sentence)
+		r->sentence(res, res->pattern_text, sizeof(res->pattern_text));
 	report(res);
 	rr_lock_release();
 	if (sig) {
@@ -428,13 +430,13 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 
 	if (geteuid()) {
 		rr_set_verdict(res, RR_SKIP, "needs root");
-		return finish(res, 0);
+		return finish(r, res, 0);
 	}
 	/* Before the lock and the journal: a skip changes nothing. */
 	if (rr_memory_floor(largest_pattern(r), rr_cfg.min_free_mb, why,
 			    sizeof(why))) {
 		rr_set_verdict(res, RR_SKIP, "%s", why);
-		return finish(res, 0);
+		return finish(r, res, 0);
 	}
 	ret = rr_lock_acquire(r->name, holder, sizeof(holder));
 	if (ret) {
@@ -445,7 +447,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 			       rr_state_dir(),
 			       ret == -EBUSY ? holder : strerror(-ret));
 		rr_warn("%s", res->reason);
-		return finish(res, 0);
+		return finish(r, res, 0);
 	}
 	ret = journal_begin(r->name);
 	if (!ret && rr_trace_mount(why, sizeof(why)))
@@ -454,11 +456,11 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		rr_set_verdict(res, RR_ERROR, "cannot start: %s",
 			       ret == -EIO ? why : strerror(-ret));
 		restore(res);
-		return finish(res, 0);
+		return finish(r, res, 0);
 	}
 	if (!prerequisites(r, res)) {
 		restore(res);
-		return finish(res, 0);
+		return finish(r, res, 0);
 	}
 
 	/*
@@ -483,7 +485,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	if (child < 0) {
 		rr_set_verdict(res, RR_ERROR, "fork: %s", strerror(errno));
 		restore(res);
-		return finish(res, 0);
+		return finish(r, res, 0);
 	}
 	if (!child) {
 		pid_t parent = getppid();
@@ -534,7 +536,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 			      &res->oom_kill_after);
 	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
 	restore(res);
-	return finish(res, sig);
+	return finish(r, res, sig);
 }
 
 void rr_phase(struct rr_result *res, const char *fmt, ...)

@@ -55,12 +55,36 @@ static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
 	s->identical = identical;
 }
 
+/* identical 0 means every page */
+static unsigned long long filled(void)
+{
+	return identical && identical < pages ? identical : pages;
+}
+
 static void describe(struct rr_result *res)
 {
 	res->pages = pages;
-	res->split_every = split_every;
-	res->identical = identical;
+	rr_result_param(res, "split_every", split_every);
+	rr_result_param(res, "identical_pages", filled());
 	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
+}
+
+static void sentence(const struct rr_result *res, char *buf, size_t len)
+{
+	const struct rr_case_result *ksm =
+		rr_result_case(res, RR_PT_KSM);
+	char split[32], vmas[64];
+
+	snprintf(split, sizeof(split), split_every == 2 ? "every other" :
+		 "one in every %llu", split_every);
+	if (ksm && ksm->vmas)
+		snprintf(vmas, sizeof(vmas),
+			 "%zu VMAs (counted in /proc/self/maps)", ksm->vmas);
+	else
+		snprintf(vmas, sizeof(vmas), "VMAs never counted (not built)");
+	snprintf(buf, len,
+		 "one %llu-page mapping, %s page mprotect(PROT_READ): %s on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
+		 pages, split, vmas, filled());
 }
 
 static const struct rr_repro ksm_mprotect_split = {
@@ -73,6 +97,7 @@ static const struct rr_repro ksm_mprotect_split = {
 	.check = check,
 	.spec = spec,
 	.describe = describe,
+	.sentence = sentence,
 };
 
 int main(int argc, char **argv)

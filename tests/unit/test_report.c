@@ -36,8 +36,10 @@ static void base(struct rr_result *r, double ksm, double anon, double file)
 	r->min_ratio = 5;
 	r->runs = 3;
 	r->pages = 20000;
-	r->split_every = 2;
-	r->identical = 512;
+	rr_result_param(r, "split_every", 2);
+	rr_result_param(r, "identical_pages", 512);
+	snprintf(r->pattern_text, sizeof(r->pattern_text),
+		 "one 20000-page mapping, every other page mprotect(PROT_READ): 20000 VMAs (counted in /proc/self/maps) on one anon_vma; 512 pages of identical content, spread evenly, the rest unpopulated");
 	r->nr_cases = 3;
 	fill_case(&r->cases[0], RR_PT_KSM, ksm);
 	fill_case(&r->cases[1], RR_PT_ANON, anon);
