@@ -40,9 +40,43 @@ size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s)
 	return n;
 }
 
+static bool fill_on_split(const struct rr_pattern_spec *s)
+{
+	return s->split_advice == MADV_MERGEABLE;
+}
+
 size_t rr_pattern_filled_index(const struct rr_pattern *p, size_t i)
 {
-	return i * p->spec.pages / p->filled;
+	size_t slots;
+
+	if (!fill_on_split(&p->spec))
+		return i * p->spec.pages / p->filled;
+	/* the advised pages: 0, N, 2N, ... */
+	slots = (p->spec.pages + p->spec.split_every - 1) /
+		p->spec.split_every;
+	return i * slots / p->filled * p->spec.split_every;
+}
+
+/* Split off page i. */
+static int split_page(struct rr_pattern *p, size_t i, char *why, size_t len)
+{
+	size_t ps = rr_page_size();
+	char *a = p->addr + i * ps;
+	int err;
+
+	if (!p->spec.split_advice) {
+		if (!mprotect(a, ps, PROT_READ))
+			return 0;
+		err = -errno;
+		snprintf(why, len, "mprotect page %zu: %s", i, strerror(errno));
+		return err;
+	}
+	if (!madvise(a, ps, p->spec.split_advice))
+		return 0;
+	err = -errno;
+	snprintf(why, len, "madvise(%d) page %zu: %s", p->spec.split_advice, i,
+		 strerror(errno));
+	return err;
 }
 
 int rr_pattern_map_count(size_t vmas, char *why, size_t len)
@@ -121,12 +155,15 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	p->len = s->pages * ps;
 	p->filled = s->identical && s->identical < s->pages ?
 		    s->identical : s->pages;
+	if (fill_on_split(s) && p->filled > (s->pages + s->split_every - 1) /
+					    s->split_every)
+		p->filled = (s->pages + s->split_every - 1) / s->split_every;
 	p->vmas_expected = rr_pattern_expected_vmas(s);
 
 	err = map(p, why, len);
 	if (err)
 		return err;
-	if (s->type == RR_PT_KSM) {
+	if (s->type == RR_PT_KSM && !fill_on_split(s)) {
 		err = rr_ksm_opt_in(p->addr, p->len);
 		if (err) {
 			snprintf(why, len, "madvise(MADV_MERGEABLE): %s",
@@ -139,12 +176,9 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		fill(p->addr + rr_pattern_filled_index(p, i) * ps);
 
 	for (i = 0; i < s->pages; i += s->split_every) {
-		if (mprotect(p->addr + i * ps, ps, PROT_READ)) {
-			err = -errno;
-			snprintf(why, len, "mprotect page %zu: %s", i,
-				 strerror(errno));
+		err = split_page(p, i, why, len);
+		if (err)
 			return err;
-		}
 	}
 	err = rr_maps_count((unsigned long)p->addr,
 			    (unsigned long)p->addr + p->len, &in, NULL);
@@ -153,7 +187,8 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		return err;
 	}
 	p->vmas = in;
-	if (p->vmas != p->vmas_expected) {
+	/* Advice may be ignored on a mapping: its count is the finding. */
+	if (p->vmas != p->vmas_expected && !s->split_advice) {
 		snprintf(why, len,
 			 "pattern has %zu VMAs, expected %zu (did the kernel merge or refuse splits?)",
 			 p->vmas, p->vmas_expected);

@@ -23,8 +23,17 @@ const char *rr_page_type_name(enum rr_page_type t);
 struct rr_pattern_spec {
 	enum rr_page_type type;
 	size_t pages;		/* size of the mapping */
-	size_t split_every;	/* mprotect(PROT_READ) every Nth page */
+	size_t split_every;	/* split off every Nth page */
 	size_t identical;	/* pages filled, spread evenly; 0: all */
+	/*
+	 * How a page is split off: 0, mprotect(PROT_READ); else this
+	 * madvise() advice, which splits only where it changes the VMA's
+	 * flags (the kernel ignores some on some mappings: the VMAs
+	 * counted are then fewer, and reported as counted). With
+	 * MADV_MERGEABLE the advice is the KSM opt-in: the mapping is not
+	 * opted in as a whole, and the filled pages sit on advised pages.
+	 */
+	int split_advice;
 };
 
 struct rr_pattern {

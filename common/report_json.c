@@ -222,8 +222,12 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 		json_uint(&j, "vmas", ksm->vmas);
 	else
 		json_null(&j, "vmas");
-	for (i = 0; i < r->nr_params; i++)
-		json_uint(&j, r->params[i].name, r->params[i].value);
+	for (i = 0; i < r->nr_params; i++) {
+		if (r->params[i].text[0])
+			json_str(&j, r->params[i].name, r->params[i].text);
+		else
+			json_uint(&j, r->params[i].name, r->params[i].value);
+	}
 	json_uint(&j, "max_page_sharing", ksm ? ksm->ksm.max_page_sharing :
 		  r->max_page_sharing);
 	json_uint(&j, "ksm_pages_shared", ksm ? ksm->ksm.pages_shared : 0);

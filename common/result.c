@@ -78,6 +78,17 @@ void rr_result_param(struct rr_result *r, const char *name,
 	p->value = value;
 }
 
+void rr_result_param_text(struct rr_result *r, const char *name,
+			  const char *text)
+{
+	int n = r->nr_params;
+
+	rr_result_param(r, name, 0);
+	if (r->nr_params > n)
+		snprintf(r->params[n].text, sizeof(r->params[n].text), "%s",
+			 text);
+}
+
 int rr_exit_code(enum rr_verdict v)
 {
 	switch (v) {

@@ -119,6 +119,7 @@ struct rr_result {
 	struct rr_param {
 		char name[32];
 		unsigned long long value;
+		char text[32];		/* set: a string field instead */
 	} params[RR_MAX_PARAMS];
 	int nr_params;
 	char pattern_text[768];
@@ -136,6 +137,8 @@ struct rr_result {
 /* Add a pattern field of the reproducer's (describe()). */
 void rr_result_param(struct rr_result *r, const char *name,
 		     unsigned long long value);
+void rr_result_param_text(struct rr_result *r, const char *name,
+			  const char *text);
 /* The case of a page type, or NULL. */
 struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t);

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * madvise-split: the KSM walk's pathology when the VMAs come from
+ * madvise() rather than mprotect(). Advice that changes a VMA's flags
+ * splits it: MADV_MERGEABLE on parts of a mapping is how KSM users opt
+ * in, and each advised range becomes a VMA of its own on the mapping's
+ * one anon_vma. Advice that only acts on pages splits nothing:
+ * --dontneed faults in and zaps the pages between the advised ones
+ * (MADV_DONTNEED), and the build checks that the VMA count did not move.
+ * The counts are the kernel's, from /proc/self/maps, per case: the
+ * kernel ignores MADV_MERGEABLE on a MAP_SHARED mapping, so the file
+ * control then stays one VMA, and the report says so.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "maps.h"
+#include "repro.h"
+#include "util.h"
+
+static unsigned long long pages = 20000;
+static unsigned long long split_every = 2;
+static unsigned long long identical = 512;
+static int advice;
+static bool dontneed;
+
+/* The advice offered: each changes a VMA flag on every mapping kind. */
+static const struct {
+	const char *name;
+	int madv;
+	const char *madv_name, *flag;
+} advices[] = {
+	{ "mergeable", MADV_MERGEABLE, "MADV_MERGEABLE", "VM_MERGEABLE" },
+	{ "dontfork", MADV_DONTFORK, "MADV_DONTFORK", "VM_DONTCOPY" },
+	{ "dontdump", MADV_DONTDUMP, "MADV_DONTDUMP", "VM_DONTDUMP" },
+	{ "hugepage", MADV_HUGEPAGE, "MADV_HUGEPAGE", "VM_HUGEPAGE" },
+	{ "random", MADV_RANDOM, "MADV_RANDOM", "VM_RAND_READ" },
+	{ "sequential", MADV_SEQUENTIAL, "MADV_SEQUENTIAL", "VM_SEQ_READ" },
+};
+
+static const char *const advice_names[] = {
+	"mergeable", "dontfork", "dontdump", "hugepage", "random",
+	"sequential", NULL
+};
+
+static const struct rr_opt opts[] = {
+	{ "pages", OPT_UINT, &pages, "N",
+	  "size of the mapping in pages; with --split-every 2 it becomes up to N VMAs",
+	  .min = 16, .max = 4000000 },
+	{ "split-every", OPT_UINT, &split_every, "N",
+	  "advise every Nth page (2: every other page)",
+	  .min = 2, .max = 4000000 },
+	{ "identical", OPT_UINT, &identical, "N",
+	  "pages filled with identical content, spread evenly (with mergeable: over the advised pages, the only ones KSM may merge); the rest stay unpopulated. 0: every page it can",
+	  .min = 2, .max = 4000000, .zero_ok = true },
+	{ "advice", OPT_ENUM, &advice, "NAME",
+	  "the madvise() advice on every Nth page: mergeable (MADV_MERGEABLE, the KSM opt-in: only the advised pages merge), dontfork, dontdump, hugepage (on a mapping the suite keeps MADV_NOHUGEPAGE), random or sequential",
+	  .choices = advice_names },
+	{ "dontneed", OPT_FLAG, &dontneed, NULL,
+	  "after each build, fault in and MADV_DONTNEED every page between the advised ones that holds no identical content: churn that zaps pages and splits nothing (the build checks the VMA count did not change)" },
+	RR_OPT_END
+};
+
+static const char *const kconfig[] = { "KSM", "MMU", NULL };
+
+static const enum rr_page_type cases[] = {
+	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+};
+
+static bool check(char *why, size_t len)
+{
+	if (identical > pages) {
+		snprintf(why, len, "--identical %llu is more than --pages %llu",
+			 identical, pages);
+		return false;
+	}
+	if (split_every > pages) {
+		snprintf(why, len, "--split-every %llu is more than --pages %llu",
+			 split_every, pages);
+		return false;
+	}
+	return true;
+}
+
+static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->type = t;
+	s->pages = pages;
+	s->split_every = split_every;
+	s->identical = identical;
+	s->split_advice = advices[advice].madv;
+}
+
+/* Is page i one the pattern filled? */
+static bool is_filled(const struct rr_pattern *p, size_t i)
+{
+	size_t k;
+
+	/* filled indices ascend: a binary search over them */
+	size_t lo = 0, hi = p->filled;
+
+	while (lo < hi) {
+		k = lo + (hi - lo) / 2;
+		if (rr_pattern_filled_index(p, k) < i)
+			lo = k + 1;
+		else
+			hi = k;
+	}
+	return lo < p->filled && rr_pattern_filled_index(p, lo) == i;
+}
+
+/* Fault in and zap the pages between the advised ones. */
+static int churn(struct rr_pattern *p, char *why, size_t len)
+{
+	size_t ps = rr_page_size(), i, in;
+	int err;
+
+	for (i = 0; i < p->spec.pages; i++) {
+		if (i % p->spec.split_every == 0 || is_filled(p, i))
+			continue;
+		p->addr[i * ps] = 1;
+		if (madvise(p->addr + i * ps, ps, MADV_DONTNEED)) {
+			err = -errno;
+			snprintf(why, len, "madvise(MADV_DONTNEED) page %zu: %s",
+				 i, strerror(errno));
+			return err;
+		}
+	}
+	err = rr_maps_count((unsigned long)p->addr,
+			    (unsigned long)p->addr + p->len, &in, NULL);
+	if (err) {
+		snprintf(why, len, "/proc/self/maps: %s", strerror(-err));
+		return err;
+	}
+	if (in != p->vmas) {
+		snprintf(why, len,
+			 "MADV_DONTNEED changed the VMA count from %zu to %zu",
+			 p->vmas, in);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int build(const struct rr_repro *r, enum rr_page_type t,
+		 struct rr_pattern *p, char *why, size_t len)
+{
+	int err = rr_default_build(r, t, p, why, len);
+
+	if (!err && dontneed)
+		err = churn(p, why, len);
+	return err;
+}
+
+static const struct rr_repro_ops ops = {
+	.build = build,
+};
+
+static unsigned long long filled(void)
+{
+	struct rr_pattern_spec s;
+	unsigned long long slots;
+
+	spec(RR_PT_KSM, &s);
+	slots = (pages + split_every - 1) / split_every;
+	if (!identical || identical > pages)
+		return s.split_advice == MADV_MERGEABLE ? slots : pages;
+	return s.split_advice == MADV_MERGEABLE && identical > slots ?
+	       slots : identical;
+}
+
+static void describe(struct rr_result *res)
+{
+	res->pages = pages;
+	rr_result_param(res, "split_every", split_every);
+	rr_result_param(res, "identical_pages", filled());
+	rr_result_param_text(res, "advice", advices[advice].name);
+	rr_result_param(res, "dontneed", dontneed);
+	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
+}
+
+static void sentence(const struct rr_result *res, char *buf, size_t len)
+{
+	struct rr_pattern_spec s;
+	size_t o, expected;
+	char every[32];
+	int i;
+
+	spec(RR_PT_KSM, &s);
+	expected = rr_pattern_expected_vmas(&s);
+	snprintf(every, sizeof(every), split_every == 2 ? "every other" :
+		 "one in every %llu", split_every);
+	o = snprintf(buf, len,
+		     "one %llu-page mapping, madvise(%s) on %s page (sets %s); VMAs counted in /proc/self/maps:",
+		     pages, advices[advice].madv_name, every,
+		     advices[advice].flag);
+	for (i = 0; i < res->nr_cases && o < len; i++) {
+		const struct rr_case_result *c = &res->cases[i];
+
+		if (!c->vmas)
+			o += snprintf(buf + o, len - o, "%s %s never counted",
+				      i ? "," : "",
+				      rr_page_type_name(c->type));
+		else
+			o += snprintf(buf + o, len - o, "%s %s %zu%s",
+				      i ? "," : "",
+				      rr_page_type_name(c->type), c->vmas,
+				      c->vmas < expected ?
+				      " (the kernel ignored the advice there)" :
+				      "");
+	}
+	if (o < len)
+		o += snprintf(buf + o, len - o,
+			      ", of %zu were every advice to split; %llu pages of identical content%s, the rest unpopulated",
+			      expected, filled(),
+			      advice == 0 ? " on the advised pages (the only mergeable ones)" :
+			      ", spread evenly");
+	if (dontneed && o < len)
+		snprintf(buf + o, len - o,
+			 "; then the other pages faulted in and zapped with MADV_DONTNEED: +0 VMAs (checked after every build)");
+}
+
+static const struct rr_repro madvise_split = {
+	.name = "madvise-split",
+	.summary = "Reproduce long KSM rmap walks on VMAs split by madvise(): one anonymous mapping of --pages pages, every --split-every'th page given --advice (MADV_MERGEABLE by default, the way KSM users opt parts of a mapping in), so that its VMAs share one anon_vma; --identical pages merged by KSM; then a trigger walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. --dontneed adds MADV_DONTNEED churn, which splits nothing. The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls; each case's VMAs are counted, not assumed. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.opts = opts,
+	.kconfig = kconfig,
+	.cases = cases,
+	.nr_cases = 3,
+	.check = check,
+	.spec = spec,
+	.describe = describe,
+	.sentence = sentence,
+	.ops = &ops,
+};
+
+int main(int argc, char **argv)
+{
+	return rr_main(&madvise_split, argc, argv);
+}
