@@ -57,6 +57,7 @@ int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 			if (err)
 				return err;
 		}
+		memset(&spec, 0, sizeof(spec));
 		r->spec(r->cases[i], &spec);
 		if (rr_pattern_expected_vmas(&spec) > vmas)
 			vmas = rr_pattern_expected_vmas(&spec);
@@ -67,7 +68,7 @@ int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 int rr_default_build(const struct rr_repro *r, enum rr_page_type t,
 		     struct rr_pattern *p, char *why, size_t len)
 {
-	struct rr_pattern_spec spec;
+	struct rr_pattern_spec spec = { 0 };
 
 	r->spec(t, &spec);
 	return rr_pattern_build(p, &spec, why, len);
@@ -268,6 +269,7 @@ static int prepare(struct body *b, struct rr_case_result *c,
 
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;
+	memset(&spec, 0, sizeof(spec));
 	b->r->spec(c->type, &spec);
 	err = rr_memory_floor(spec.pages * rr_page_size(), rr_cfg.min_free_mb,
 			      why, len);

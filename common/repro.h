@@ -55,7 +55,7 @@ struct rr_repro {
 	int nr_cases;
 	/* Check option combinations: false, with why, is a usage error. */
 	bool (*check)(char *why, size_t len);
-	/* The pattern of one case. */
+	/* The pattern of one case, into a zeroed spec. */
 	void (*spec)(enum rr_page_type t, struct rr_pattern_spec *s);
 	/*
 	 * Copy the pattern parameters into the result (res->pages, and its
