@@ -67,9 +67,21 @@ size_t rr_maps_count_text(const char *text, unsigned long lo,
 int rr_maps_count(unsigned long lo, unsigned long hi, size_t *in_range,
 		  size_t *total)
 {
-	char *line = NULL;
+	return rr_maps_count_pid(0, lo, hi, in_range, total);
+}
+
+int rr_maps_count_pid(int pid, unsigned long lo, unsigned long hi,
+		      size_t *in_range, size_t *total)
+{
+	char *line = NULL, path[64];
 	size_t cap = 0, in = 0, tot = 0;
-	FILE *f = fopen("/proc/self/maps", "re");
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	f = fopen(path, "re");
 
 	if (!f)
 		return -errno;

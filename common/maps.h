@@ -17,5 +17,8 @@ size_t rr_maps_count_text(const char *text, unsigned long lo,
 /* Same for /proc/self/maps; returns 0 or -errno. */
 int rr_maps_count(unsigned long lo, unsigned long hi, size_t *in_range,
 		  size_t *total);
+/* Same for /proc/PID/maps (0: self). */
+int rr_maps_count_pid(int pid, unsigned long lo, unsigned long hi,
+		      size_t *in_range, size_t *total);
 
 #endif

@@ -244,7 +244,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		c->lost_events += pres[0].lost;
 		*counted = pres[0].counted;
 		if (!rr_pattern_residency(p, &present1, &swapped)) {
-			c->filled += p->filled;
+			c->filled += p->filled * (1 + p->nr_pids);
 			c->gone += present0 > present1 ? present0 - present1 : 0;
 		}
 	}
@@ -283,16 +283,26 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	c->setup_s += secs(t1 - t0);
 	c->pages = spec.pages;
 	c->vmas = p->vmas;
-	if (err || c->type != RR_PT_KSM)
+	c->procs = 1 + p->nr_pids;
+	if (err)
 		return err;
-
-	rr_phase(res, "case %s run %u: merge", name, run);
-	err = b->ops.merge(b->r, p, &c->ksm, why, len);
-	c->merge_s += secs(rr_now_ns() - t1);
-	if (!err && c->ksm.merging_pages <= 0) {
-		snprintf(why, len, "KSM merged no page");
-		err = -EAGAIN;
+	if (c->type == RR_PT_KSM) {
+		rr_phase(res, "case %s run %u: merge", name, run);
+		err = b->ops.merge(b->r, p, &c->ksm, why, len);
+		c->merge_s += secs(rr_now_ns() - t1);
+		if (!err && c->ksm.merging_pages <= 0) {
+			snprintf(why, len, "KSM merged no page");
+			err = -EAGAIN;
+		}
 	}
+	if (err || !b->ops.after_merge)
+		return err;
+	rr_phase(res, "case %s run %u: after merge", name, run);
+	t0 = rr_now_ns();
+	err = b->ops.after_merge(b->r, c->type, p, why, len);
+	c->setup_s += secs(rr_now_ns() - t0);
+	c->vmas = p->vmas;
+	c->procs = 1 + p->nr_pids;
 	return err;
 }
 
@@ -341,6 +351,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	struct rr_victim v = { 0 };
 	struct rr_pattern p;
 	unsigned long counted = 0, attempt;
+	bool missed = false;
 	char why[512] = "";
 	int err;
 
@@ -371,6 +382,18 @@ static int run_case(struct body *b, struct rr_case_result *c,
 			snprintf(why, sizeof(why),
 				 "%s did not reach the pattern in %lu attempts (see its reach)",
 				 trig, attempt);
+			/*
+			 * A control may be out of the trigger's reach (the
+			 * memfd, for compaction here): not an error of the
+			 * run; the subject must be reached.
+			 */
+			if (c->type != RR_PT_KSM) {
+				snprintf(c->not_reached,
+					 sizeof(c->not_reached), "run %u: %s",
+					 run, why);
+				missed = true;
+				break;
+			}
 			err = -ENODATA;
 			break;
 		}
@@ -383,7 +406,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		if (err)
 			break;
 	}
-	if (!err && apart) {
+	if (!err && apart && !missed) {
 		/* The victim gets its own pass, on a fresh pattern. */
 		rr_victim_stop(&v);
 		unprepare(b, c, &p);
@@ -398,14 +421,14 @@ static int run_case(struct body *b, struct rr_case_result *c,
 			err = fire(b, c, &p, RR_PASS_VICTIM, &v, &counted, why,
 				   sizeof(why));
 	}
-	if (!err && res->probe_cost)
+	if (!err && !missed && res->probe_cost)
 		err = extra_pass(b, c, &p, &v, run, RR_PASS_BARE, why,
 				 sizeof(why));
 	/* Steps of anon_vma walks: the file walk has no anon_vma tree. */
-	if (!err && res->iterations && c->type != RR_PT_FILE)
+	if (!err && !missed && res->iterations && c->type != RR_PT_FILE)
 		err = extra_pass(b, c, &p, &v, run, RR_PASS_COUNT, why,
 				 sizeof(why));
-	if (!err)
+	if (!err && !missed)
 		c->runs++;
 out:
 	rr_victim_stop(&v);

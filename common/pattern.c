@@ -202,15 +202,19 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	return 0;
 }
 
-int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
-			 size_t *swapped)
+static int residency_of(const struct rr_pattern *p, int pid, size_t *present,
+			size_t *swapped)
 {
 	size_t ps = rr_page_size(), i;
+	char path[64];
 	uint64_t ent;
 	int fd;
 
-	*present = *swapped = 0;
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/pagemap");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	for (i = 0; i < p->filled; i++) {
@@ -232,6 +236,18 @@ int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
 	}
 	close(fd);
 	return 0;
+}
+
+int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
+			 size_t *swapped)
+{
+	int i, err;
+
+	*present = *swapped = 0;
+	err = residency_of(p, 0, present, swapped);
+	for (i = 0; !err && i < p->nr_pids; i++)
+		err = residency_of(p, p->pids[i], present, swapped);
+	return err;
 }
 
 void rr_pattern_free(struct rr_pattern *p)

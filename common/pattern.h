@@ -45,6 +45,14 @@ struct rr_pattern {
 	size_t vmas;		/* counted in /proc/self/maps */
 	size_t vmas_expected;
 	char *victim;		/* a page whose mprotect needs the rmap lock */
+	/*
+	 * Other processes that map the pattern at the same addresses
+	 * (forks): residency counts their pages too. Owned by the
+	 * reproducer that made them, which reaps them in its teardown.
+	 */
+	int *pids;
+	int nr_pids;
+	void *priv;		/* the reproducer's own */
 };
 
 size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s);
@@ -54,7 +62,10 @@ size_t rr_pattern_filled_index(const struct rr_pattern *p, size_t i);
 int rr_pattern_map_count(size_t vmas, char *why, size_t len);
 int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		     char *why, size_t len);
-/* Count filled pages present in RAM and swapped out (/proc/self/pagemap). */
+/*
+ * Count filled pages present in RAM and swapped out (/proc/PID/pagemap),
+ * in this process and in the pattern's other processes.
+ */
 int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
 			 size_t *swapped);
 void rr_pattern_free(struct rr_pattern *p);

@@ -97,6 +97,10 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_str(j, "error", c->error);
 	else
 		json_null(j, "error");
+	if (c->not_reached[0])
+		json_str(j, "not_reached", c->not_reached);
+	else
+		json_null(j, "not_reached");
 	json_uint(j, "runs", c->runs);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);

@@ -38,6 +38,11 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 			fprintf(f, "    ok %d %s # SKIP not run\n", i + 1, name);
 			continue;
 		}
+		if (!c->error[0] && !c->latency.count && c->not_reached[0]) {
+			fprintf(f, "    ok %d %s # SKIP not reached: %s\n", i + 1,
+				name, c->not_reached);
+			continue;
+		}
 		if (c->error[0] || !c->latency.count) {
 			fprintf(f, "    # %s: error: %s\n", name,
 				c->error[0] ? c->error : "nothing measured");

@@ -166,8 +166,12 @@ static void stats_table(FILE *f, const struct rr_result *r, bool victim)
 		if (!c->ran)
 			continue;
 		if (!s->count) {
-			fprintf(f, "%-5s %6s  %s\n", rr_page_type_name(c->type),
-				"0", c->error[0] ? c->error : "nothing measured");
+			fprintf(f, "%-5s %6s  %s%s\n", rr_page_type_name(c->type),
+				"0", !c->error[0] && c->not_reached[0] ?
+				"not reached: " : "",
+				c->error[0] ? c->error :
+				c->not_reached[0] ? c->not_reached :
+				"nothing measured");
 			continue;
 		}
 		fprintf(f, "%-5s %6zu %9.3f %9.3f %9.3f %9.3f %9.3f %6llu\n",

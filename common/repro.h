@@ -32,6 +32,12 @@ struct rr_repro_ops {
 	/* The KSM case: merge it; k gets the counters after merging. */
 	int (*merge)(const struct rr_repro *r, struct rr_pattern *p,
 		     struct rr_ksm_counters *k, char *why, size_t len);
+	/*
+	 * After build and (KSM case) merge, every case: e.g. fork the
+	 * family that inherits the merged pages. NULL: nothing.
+	 */
+	int (*after_merge)(const struct rr_repro *r, enum rr_page_type t,
+			   struct rr_pattern *p, char *why, size_t len);
 	/* Undo build (and merge); called for every build, even failed. */
 	void (*teardown)(const struct rr_repro *r, enum rr_page_type t,
 			 struct rr_pattern *p);
@@ -79,6 +85,7 @@ struct rr_config {
 	double min_ratio;
 	int format;			/* enum rr_format */
 	const char *out;
+	const char *label;		/* the report's name, if not ours */
 	unsigned long long timeout_s;
 	unsigned long long swap_mb;
 	unsigned long long min_free_mb;

@@ -106,9 +106,9 @@ int rr_exit_code(enum rr_verdict v)
 void rr_verdict_compute(struct rr_result *r)
 {
 	struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
-	char ctl[256] = "";
+	char ctl[256] = "", unreached[256] = "";
 	double worst = 0;
-	size_t o = 0;
+	size_t o = 0, u = 0;
 	int i;
 
 	if (r->verdict == RR_SKIP || r->verdict == RR_ERROR)
@@ -126,6 +126,13 @@ void rr_verdict_compute(struct rr_result *r)
 				       c->error);
 			return;
 		}
+		if (!c->latency.count && c->not_reached[0] && c != ksm) {
+			if (u < sizeof(unreached))
+				u += snprintf(unreached + u,
+					      sizeof(unreached) - u, "%s%s",
+					      u ? ", " : "", name);
+			continue;
+		}
 		if (!c->latency.count) {
 			rr_set_verdict(r, RR_ERROR,
 				       "%s case: the trigger produced no measurable interval",
@@ -141,9 +148,18 @@ void rr_verdict_compute(struct rr_result *r)
 				      o ? ", " : "", name, c->latency.max);
 	}
 	if (!ctl[0]) {
-		rr_set_verdict(r, RR_ERROR, "no control case was run");
+		if (unreached[0])
+			rr_set_verdict(r, RR_ERROR,
+				       "no control was reached by the trigger (%s)",
+				       unreached);
+		else
+			rr_set_verdict(r, RR_ERROR, "no control case was run");
 		return;
 	}
+	/* Controls the trigger never reached: named, not compared. */
+	if (unreached[0] && o < sizeof(ctl))
+		snprintf(ctl + o, sizeof(ctl) - o, "; not reached: %s",
+			 unreached);
 	if (ksm->latency.max > r->threshold_ms &&
 	    ksm->latency.max >= r->min_ratio * worst)
 		rr_set_verdict(r, RR_REPRODUCED,

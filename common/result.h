@@ -58,6 +58,11 @@ struct rr_case_result {
 	enum rr_page_type type;
 	bool ran;
 	char error[256];		/* set: the case failed */
+	/*
+	 * set: a control the trigger could not reach (in some run); with
+	 * no sample at all, the verdict leaves it out and says so
+	 */
+	char not_reached[256];
 	struct rr_stats latency;	/* probe intervals, ms */
 	struct rr_stats victim;		/* victim mprotect(), ms */
 	struct rr_stats cross[RR_MAX_CROSS];	/* the same walks, other probes */
@@ -81,7 +86,8 @@ struct rr_case_result {
 	unsigned long long gone;	/* of those, not present after */
 	unsigned long long moved;	/* migrate: pages moved */
 	unsigned long long move_failed;	/* migrate: pages that did not */
-	size_t pages, vmas;
+	size_t pages, vmas;		/* vmas: summed over its processes */
+	unsigned int procs;		/* processes mapping the pattern */
 	struct rr_ksm_counters ksm;	/* after the last merge */
 	unsigned int runs;
 	double setup_s, merge_s;
@@ -146,7 +152,8 @@ struct rr_case_result *rr_result_case(const struct rr_result *r,
  * Decide reproduced / not-reproduced from the measured cases, unless the
  * run already ended in skip or error. Reproduced: the KSM case's largest
  * latency exceeds threshold_ms and is at least min_ratio times the largest
- * latency of every control.
+ * latency of every control that was measured. A control the trigger never
+ * reached is left out, and named in the reason; none reached is an error.
  */
 void rr_verdict_compute(struct rr_result *r);
 void rr_set_verdict(struct rr_result *r, enum rr_verdict v,

@@ -15,6 +15,7 @@
  * the parent, the child dies too (PR_SET_PDEATHSIG) and scripts/restore
  * replays the same journal.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <signal.h>
@@ -41,21 +42,6 @@
 
 static const char *const format_names[] = { "text", "ktap", "json", NULL };
 
-struct rr_config rr_cfg = {
-	.runs = 3,
-	.attempts = 10,
-	.trigger = RR_TRIG_AUTO,
-	.threshold_ms = 10,
-	.min_ratio = 5,
-	.format = RR_FMT_TEXT,
-	.timeout_s = 600,
-	.swap_mb = 256,
-	.min_free_mb = 512,
-	.buffer_kb = 8192,
-	.compact_node = "all",
-	.victim = RR_VICTIM_AUTO,
-	.probe = RR_PROBE_AUTO,
-};
 
 static const struct rr_opt common_opts[] = {
 	{ "runs", OPT_UINT, &rr_cfg.runs, "N",
@@ -92,6 +78,8 @@ static const struct rr_opt common_opts[] = {
 	{ "format", OPT_ENUM, &rr_cfg.format, "FMT",
 	  "report on stdout: text (72 columns, for mail), ktap or json",
 	  .choices = format_names },
+	{ "label", OPT_STRING, &rr_cfg.label, "NAME",
+	  "name the report, and the --out files, NAME instead of the reproducer's own name (run-all gives a preset's variant section [NAME@VARIANT] this label); letters, digits and @._-" },
 	{ "out", OPT_STRING, &rr_cfg.out, "DIR",
 	  "also write DIR/NAME.txt, DIR/NAME.ktap and DIR/NAME.json" },
 	{ "timeout", OPT_UINT, &rr_cfg.timeout_s, "SEC",
@@ -155,6 +143,26 @@ static bool check_compact_node(char *err, size_t len)
 			 "--compact-node %llu: no such NUMA node here (no /sys/devices/system/node/node%llu)",
 			 node, node);
 		return false;
+	}
+	return true;
+}
+
+/* --label: a file name of its own, not a path. */
+static bool check_label(const char *label, char *err, size_t len)
+{
+	const char *p;
+
+	if (!*label || strlen(label) >= sizeof(((struct rr_result *)0)->reproducer)) {
+		snprintf(err, len, "--label: needs 1 to 63 characters");
+		return false;
+	}
+	for (p = label; *p; p++) {
+		if (!isalnum((unsigned char)*p) && !strchr("@._-", *p)) {
+			snprintf(err, len,
+				 "--label %s: only letters, digits and @._- are allowed",
+				 label);
+			return false;
+		}
 	}
 	return true;
 }
@@ -402,6 +410,8 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		ret = -1;
 	if (!ret && !check_compact_node(err, sizeof(err)))
 		ret = -1;
+	if (!ret && rr_cfg.label && !check_label(rr_cfg.label, err, sizeof(err)))
+		ret = -1;
 	/* Last: a usage error must not leave a new directory behind. */
 	if (!ret && rr_cfg.out && !check_out(rr_cfg.out, err, sizeof(err)))
 		ret = -1;
@@ -421,6 +431,9 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	memset(res, 0, sizeof(*res));
 	snprintf(res->reproducer, sizeof(res->reproducer), "%s", r->name);
 	command_line(res, argc, argv);
+	if (rr_cfg.label)
+		snprintf(res->reproducer, sizeof(res->reproducer), "%s",
+			 rr_cfg.label);
 	rr_sysinfo_read(&res->sys);
 	res->runs = rr_cfg.runs;
 	res->threshold_ms = rr_cfg.threshold_ms;
@@ -537,13 +550,4 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
 	restore(res);
 	return finish(r, res, sig);
-}
-
-void rr_phase(struct rr_result *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(res->phase, sizeof(res->phase), fmt, ap);
-	va_end(ap);
 }

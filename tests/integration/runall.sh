@@ -29,10 +29,13 @@ EOF
 cat >"$fake/build/bin/fa" <<'EOF'
 #!/bin/bash
 name=$(basename "$0")
+base=$name
 out=.
+args="$*"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift 2 ;;
+	--label) name=$2; shift 2 ;;
 	--bad) echo "$name: unknown option '--bad'" >&2
 	       echo "Try '$name --help'." >&2
 	       exit 2 ;;
@@ -49,7 +52,8 @@ restore() {
 trap 'restore 130' INT
 trap 'restore 143' TERM
 trap 'restore 129' HUP
-var=FAKE_$name
+[ -n "${FAKE_ARGS:-}" ] && echo "$args" >"$FAKE_ARGS.$name"
+var=FAKE_$base
 rc=${!var:-0}
 case $rc in 0) v=not-reproduced; k=ok ;; 1) v=reproduced; k="not ok" ;;
 	    4) v=skip; k=ok ;; *) v=error; k="not ok" ;; esac
@@ -65,6 +69,29 @@ EOF
 chmod +x "$fake/build/bin/rmap-probes" "$fake/build/bin/fa"
 cp "$fake/build/bin/fa" "$fake/build/bin/fb"
 ra=$fake/scripts/run-all
+
+# --- a variant section: the reproducer once more, under its label ------
+printf -- '--runs 1\n[fa]\n--pages 10\n[fa@big]\n--pages 99\n' \
+	>"$work/variant.preset"
+FAKE_ARGS=$work/args "$ra" --preset "$work/variant.preset" --only fa \
+	--out "$work/var" >"$work/var.out" 2>"$work/var.err"
+rc=$?
+assert "a variant: run-all runs fa, then fa@big (exit $rc)" \
+	bash -c "grep -qx '1..2' '$work/var/results.ktap' &&
+		 grep -qx 'ok 1 fa' '$work/var/results.ktap' &&
+		 grep -qx 'ok 2 fa@big' '$work/var/results.ktap'"
+assert "a variant gets NAME's lines, then its own, and its label" \
+	grep -qx -- "--runs 1 --pages 10 --pages 99 --label fa@big --out $work/var/parts" \
+	"$work/args.fa@big"
+assert "the plain run gets no variant lines" \
+	grep -qx -- "--runs 1 --pages 10 --out $work/var/parts" "$work/args.fa"
+assert_jq "results.json holds both" "$work/var/results.json" \
+	'[.results[].reproducer] == ["fa", "fa@big"]'
+printf -- '[fa@b/d]\n--runs 1\n' >"$work/badvar.preset"
+"$ra" --preset "$work/badvar.preset" >"$work/badvar.out" 2>&1
+rc=$?
+assert "a broken variant name is refused with its file and line (exit 2)" \
+	bash -c "[ $rc = 2 ] && grep -q '$work/badvar.preset:1: broken' '$work/badvar.out'"
 
 # --- results from two reproducers -------------------------------------
 FAKE_fa=1 FAKE_fb=0 "$ra" --preset quick --out "$work/two" \

@@ -33,6 +33,7 @@ static struct {
 	int opens, closes, open_err;
 	int arms[RR_PASS_MAX], starts, stops, collects;
 	int misses;		/* collects that count nothing, first */
+	int miss_type;		/* +1: a case type never reached */
 	int bad_ranges;		/* arm's range disagrees with may_miss */
 	bool may_miss, probe_cost;
 	double ms[RR_PT_MAX];	/* the sample each case's collect adds */
@@ -188,7 +189,7 @@ static int mcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	int i;
 
 	f.collects++;
-	if (f.collects <= f.misses)
+	if (f.collects <= f.misses || (f.miss_type && (int)a->type == f.miss_type - 1))
 		return 0;
 	for (i = 0; i < f.samples_per_collect; i++)
 		rr_samples_add(outs[0], f.ms[a->type] / (i + 1));
@@ -311,14 +312,48 @@ static void test_miss_exhausts_attempts(void)
 	rr_cfg.runs = 2;
 	measure();
 	check_balanced();
-	/* each case tries 3 times in run 1 and is not run again */
-	CHECK_EQ(f.fires, 9);
-	CHECK_EQ(f.builds, 9);
+	/*
+	 * each case tries 3 times in run 1; the subject fails for good,
+	 * the controls are not reached and tried again in run 2
+	 */
+	CHECK_EQ(f.fires, 15);
+	CHECK_EQ(f.builds, 15);
+	CHECK_CONTAINS(res.cases[1].not_reached, "run 2: fake did not reach");
 	CHECK_CONTAINS(res.cases[0].error,
 		       "run 1: fake did not reach the pattern in 3 attempts");
 	CHECK_EQ(res.cases[0].runs, 0);
 	CHECK_EQ(res.verdict, RR_ERROR);
 	CHECK_CONTAINS(res.reason, "ksm case: run 1: fake did not reach");
+}
+
+/*
+ * A control out of the trigger's reach is named and left out of the
+ * verdict, which compares the controls it reached; the subject out of
+ * reach, or every control, is an error.
+ */
+static void test_control_not_reached(void)
+{
+	reset();
+	f.may_miss = true;
+	f.miss_type = RR_PT_FILE + 1;
+	measure();
+	check_balanced();
+	CHECK_STR(res.cases[2].error, "");
+	CHECK_CONTAINS(res.cases[2].not_reached,
+		       "fake did not reach the pattern in 3 attempts");
+	CHECK_EQ(res.cases[2].runs, 0);
+	/* tried in every run: 3 attempts x 2 runs */
+	CHECK_EQ(res.cases[2].passes[RR_PASS_PROBE], 6);
+	CHECK_EQ(res.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "(anon 1.000 ms; not reached: file)");
+
+	reset();
+	f.may_miss = true;
+	f.miss_type = RR_PT_KSM + 1;
+	measure();
+	check_balanced();
+	CHECK_CONTAINS(res.cases[0].error, "did not reach the pattern");
+	CHECK_EQ(res.verdict, RR_ERROR);
 }
 
 /* A failed firing fails its case for good; the others go on. */
@@ -441,7 +476,8 @@ static void test_nothing_measured(void)
 }
 
 TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
-	  T(test_miss_exhausts_attempts), T(test_fire_error),
+	  T(test_miss_exhausts_attempts), T(test_control_not_reached),
+	  T(test_fire_error),
 	  T(test_build_error), T(test_merged_nothing),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
 	  T(test_meter_open_fails), T(test_nothing_measured))

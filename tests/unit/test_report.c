@@ -312,5 +312,39 @@ static void test_unstarted(void)
 	free(s);
 }
 
-TEST_MAIN(T(test_verdicts), T(test_json), T(test_ktap), T(test_text),
+/* A control out of the trigger's reach, in the verdict and every format. */
+static void test_not_reached(void)
+{
+	struct rr_result r;
+	char *s;
+
+	base(&r, 125.8, 4.1, 3.9);
+	memset(&r.cases[2].latency, 0, sizeof(r.cases[2].latency));
+	snprintf(r.cases[2].not_reached, sizeof(r.cases[2].not_reached),
+		 "run 1: compact did not reach the pattern in 10 attempts");
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "(anon 4.100 ms; not reached: file)");
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "    ok 3 file # SKIP not reached: run 1: compact");
+	free(s);
+	s = render(rr_report_text, &r);
+	CHECK_CONTAINS(s, "file       0  not reached: run 1: compact");
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK_CONTAINS(s, "\"not_reached\": \"run 1: compact did not reach");
+	CHECK_CONTAINS(s, "\"not_reached\": null");
+	free(s);
+
+	/* every control out of reach: nothing to compare with */
+	memset(&r.cases[1].latency, 0, sizeof(r.cases[1].latency));
+	snprintf(r.cases[1].not_reached, sizeof(r.cases[1].not_reached),
+		 "run 1: missed");
+	r.verdict = RR_REPRODUCED;
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_ERROR);
+	CHECK_CONTAINS(r.reason, "no control was reached by the trigger (anon, file)");
+}
+
+TEST_MAIN(T(test_verdicts), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
 	  T(test_unstarted))

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksm-fork: fork then KSM. A parent maps --pages pages, splits them with
+ * mprotect() every --split-every pages, fills --identical of them, and
+ * forks --children. The order decides what a KSM walk visits:
+ *
+ *   fork-then-merge  each child rewrites its identical pages (copy on
+ *                    write, same content), then KSM merges across the
+ *                    family: an rmap_item's walk visits its own
+ *                    process's VMAs, but every walk of the family takes
+ *                    the one root anon_vma lock, so a writer in any
+ *                    member waits;
+ *   merge-then-fork  the parent's pages are merged first and the children
+ *                    inherit the KSM pages: every child's VMAs sit in the
+ *                    parent's anon_vma tree, so each KSM walk visits
+ *                    children x VMAs (twice: the owner's mm, then the
+ *                    search of new forks).
+ *
+ * The children only hold their mappings: they wait on a pipe and die with
+ * the measuring process (PR_SET_PDEATHSIG), and the teardown kills and
+ * reaps them before the next build. The controls are the same family on
+ * plain anonymous pages and on a MAP_SHARED memfd.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "maps.h"
+#include "repro.h"
+#include "util.h"
+
+#define MAX_CHILDREN 1024
+
+static unsigned long long pages = 2000;
+static unsigned long long split_every = 2;
+static unsigned long long identical = 256;
+static unsigned long long children = 32;
+static int order;
+
+enum { FORK_THEN_MERGE, MERGE_THEN_FORK };
+
+static const char *const order_names[] = {
+	"fork-then-merge", "merge-then-fork", NULL
+};
+
+static const struct rr_opt opts[] = {
+	{ "pages", OPT_UINT, &pages, "N",
+	  "size of the parent's mapping in pages; with --split-every 2 it becomes N VMAs in every process of the family",
+	  .min = 16, .max = 4000000 },
+	{ "split-every", OPT_UINT, &split_every, "N",
+	  "mprotect(PROT_READ) every Nth page (2: every other page)",
+	  .min = 2, .max = 4000000 },
+	{ "identical", OPT_UINT, &identical, "N",
+	  "pages filled with identical content in every process, spread evenly; the rest stay unpopulated. 0: every page",
+	  .min = 2, .max = 4000000, .zero_ok = true },
+	{ "children", OPT_UINT, &children, "N",
+	  "processes forked by the parent; each maps the whole pattern",
+	  .min = 1, .max = MAX_CHILDREN },
+	{ "order", OPT_ENUM, &order, "ORDER",
+	  "fork-then-merge (the children rewrite their pages, then KSM merges across the family) or merge-then-fork (the children inherit the parent's KSM pages, and every KSM walk visits children x VMAs)",
+	  .choices = order_names },
+	RR_OPT_END
+};
+
+static const char *const kconfig[] = { "KSM", "MMU", NULL };
+
+static const enum rr_page_type cases[] = {
+	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+};
+
+static bool check(char *why, size_t len)
+{
+	if (identical > pages) {
+		snprintf(why, len, "--identical %llu is more than --pages %llu",
+			 identical, pages);
+		return false;
+	}
+	if (split_every > pages) {
+		snprintf(why, len, "--split-every %llu is more than --pages %llu",
+			 split_every, pages);
+		return false;
+	}
+	return true;
+}
+
+static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+{
+	s->type = t;
+	s->pages = pages;
+	s->split_every = split_every;
+	s->identical = identical;
+}
+
+struct family {
+	int hold[2];		/* children wait for EOF on hold[0] */
+	int pids[MAX_CHILDREN];
+	size_t vmas_parent;
+};
+
+/* A child: rewrite (copy on write) if asked, say ready, hold. */
+static void child_main(struct rr_pattern *p, bool rewrite, int ready,
+		       int hold, pid_t parent)
+{
+	size_t ps = rr_page_size(), i;
+	char b = 1;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	for (i = 0; rewrite && i < p->filled; i++) {
+		volatile char *c = p->addr + rr_pattern_filled_index(p, i) * ps;
+
+		/* the same byte back: a private copy, the same content */
+		*c = *c;
+	}
+	if (write(ready, &b, 1) != 1)
+		_exit(1);
+	while (read(hold, &b, 1) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+static void reap(struct rr_pattern *p)
+{
+	struct family *f = p->priv;
+	int i;
+
+	if (!f)
+		return;
+	close(f->hold[1]);
+	for (i = 0; i < p->nr_pids; i++) {
+		kill(f->pids[i], SIGKILL);
+		while (waitpid(f->pids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	free(f);
+	p->priv = NULL;
+	p->pids = NULL;
+	p->nr_pids = 0;
+}
+
+/* Fork the family; count every member's VMAs of the pattern. */
+static int spawn(struct rr_pattern *p, bool rewrite, char *why, size_t len)
+{
+	unsigned long lo = (unsigned long)p->addr, hi = lo + p->len;
+	struct family *f = calloc(1, sizeof(*f));
+	pid_t parent = getpid(), pid;
+	size_t got = 0, in;
+	int ready[2], err = 0, i;
+	char buf[64];
+	ssize_t r;
+
+	if (!f)
+		return -ENOMEM;
+	if (pipe2(f->hold, O_CLOEXEC)) {
+		free(f);
+		return -errno;
+	}
+	if (pipe2(ready, O_CLOEXEC)) {
+		err = -errno;
+		close(f->hold[0]);
+		close(f->hold[1]);
+		free(f);
+		return err;
+	}
+	p->priv = f;
+	p->pids = f->pids;
+	f->vmas_parent = p->vmas;
+	fflush(NULL);
+	for (i = 0; i < (int)children; i++) {
+		pid = fork();
+		if (pid < 0) {
+			err = -errno;
+			snprintf(why, len, "fork child %d: %s", i + 1,
+				 strerror(errno));
+			break;
+		}
+		if (!pid) {
+			close(ready[0]);
+			close(f->hold[1]);
+			child_main(p, rewrite, ready[1], f->hold[0], parent);
+		}
+		f->pids[p->nr_pids++] = pid;
+	}
+	close(ready[1]);
+	close(f->hold[0]);
+	while (got < (size_t)p->nr_pids) {
+		r = read(ready[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(ready[0]);
+	if (!err && got < (size_t)p->nr_pids) {
+		snprintf(why, len, "%zu of %d children got ready", got,
+			 p->nr_pids);
+		err = -ECHILD;
+	}
+	for (i = 0; !err && i < p->nr_pids; i++) {
+		err = rr_maps_count_pid(f->pids[i], lo, hi, &in, NULL);
+		if (err)
+			snprintf(why, len, "/proc/%d/maps: %s", f->pids[i],
+				 strerror(-err));
+		else
+			p->vmas += in;
+	}
+	return err;
+}
+
+static int build(const struct rr_repro *r, enum rr_page_type t,
+		 struct rr_pattern *p, char *why, size_t len)
+{
+	int err = rr_default_build(r, t, p, why, len);
+
+	if (err || order != FORK_THEN_MERGE)
+		return err;
+	return spawn(p, true, why, len);
+}
+
+/* Sum a family counter of /proc/PID/ (self and the children). */
+static long long family_sum(const struct rr_pattern *p, const char *file)
+{
+	long long sum = 0;
+	char path[64];
+	long v;
+	int i;
+
+	for (i = -1; i < p->nr_pids; i++) {
+		if (i < 0)
+			snprintf(path, sizeof(path), "/proc/self/%s", file);
+		else
+			snprintf(path, sizeof(path), "/proc/%d/%s",
+				 p->pids[i], file);
+		if (rr_read_long(path, &v))
+			return -1;
+		sum += v;
+	}
+	return sum;
+}
+
+static int merge(const struct rr_repro *r, struct rr_pattern *p,
+		 struct rr_ksm_counters *k, char *why, size_t len)
+{
+	/*
+	 * The family's pages: the merge loop reads only this process's
+	 * count, so it ends when ksmd stops finding more (two full scans
+	 * without growth), which covers the children's pages too.
+	 */
+	unsigned long long want = p->filled * (1 + (unsigned long long)p->nr_pids);
+	int err = rr_ksm_merge(want, k, why, len);
+
+	if (!err && p->nr_pids)
+		k->merging_pages = family_sum(p, "ksm_merging_pages");
+	return err;
+}
+
+static int after_merge(const struct rr_repro *r, enum rr_page_type t,
+		       struct rr_pattern *p, char *why, size_t len)
+{
+	if (order != MERGE_THEN_FORK)
+		return 0;
+	return spawn(p, false, why, len);
+}
+
+static void teardown(const struct rr_repro *r, enum rr_page_type t,
+		     struct rr_pattern *p)
+{
+	reap(p);
+	rr_default_teardown(r, t, p);
+}
+
+static const struct rr_repro_ops ops = {
+	.build = build,
+	.merge = merge,
+	.after_merge = after_merge,
+	.teardown = teardown,
+};
+
+static unsigned long long filled(void)
+{
+	return identical && identical < pages ? identical : pages;
+}
+
+static void describe(struct rr_result *res)
+{
+	res->pages = pages;
+	rr_result_param(res, "split_every", split_every);
+	rr_result_param(res, "identical_pages", filled());
+	rr_result_param(res, "children", children);
+	rr_result_param_text(res, "order", order_names[order]);
+	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
+}
+
+static void sentence(const struct rr_result *res, char *buf, size_t len)
+{
+	char every[32];
+	size_t o;
+	int i;
+
+	snprintf(every, sizeof(every), split_every == 2 ? "every other" :
+		 "one in every %llu", split_every);
+	o = snprintf(buf, len,
+		     "a parent maps %llu pages, %s page mprotect(PROT_READ), %llu identical; %s",
+		     pages, every, filled(),
+		     order == FORK_THEN_MERGE ?
+		     "it forks the children, each rewrites its identical pages (copy on write), then KSM merges across the family: a child's pages sit in its VMAs' own anon_vmas, the parent's in the root anon_vma that every process's VMAs are chained to, and every walk takes the root's lock" :
+		     "KSM merges its pages, then it forks the children, which inherit the KSM pages: each KSM walk visits the VMAs of every process");
+	o += snprintf(buf + o, o < len ? len - o : 0,
+		      ". Processes and VMAs of the pattern summed over their /proc/PID/maps:");
+	for (i = 0; i < res->nr_cases && o < len; i++) {
+		const struct rr_case_result *c = &res->cases[i];
+
+		if (!c->procs)
+			o += snprintf(buf + o, len - o, "%s %s never built",
+				      i ? "," : "",
+				      rr_page_type_name(c->type));
+		else
+			o += snprintf(buf + o, len - o,
+				      "%s %s %u processes, %zu VMAs",
+				      i ? ";" : "",
+				      rr_page_type_name(c->type), c->procs,
+				      c->vmas);
+	}
+}
+
+static const struct rr_repro ksm_fork = {
+	.name = "ksm-fork",
+	.summary = "Reproduce long KSM rmap walks in a fork family: a parent maps --pages pages split into VMAs by mprotect(), fills --identical of them and forks --children; with --order fork-then-merge the children rewrite their pages and KSM merges across the family, with merge-then-fork the children inherit the parent's KSM pages and every KSM walk visits children x VMAs. A trigger then walks the KSM pages while a victim thread in the parent measures how long mprotect() waits. The same family on plain anonymous pages and on a MAP_SHARED memfd are the controls. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.opts = opts,
+	.kconfig = kconfig,
+	.cases = cases,
+	.nr_cases = 3,
+	.check = check,
+	.spec = spec,
+	.describe = describe,
+	.sentence = sentence,
+	.ops = &ops,
+};
+
+int main(int argc, char **argv)
+{
+	return rr_main(&ksm_fork, argc, argv);
+}

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ksm-fork on the kernel here, in both orders: it runs to a verdict that
+# follows from its figures; every case's family is counted (processes,
+# and VMAs summed over their /proc/PID/maps); KSM merged across the
+# family; the three formats agree; no child outlives the run, SIGKILL of
+# the reproducer included; the machine is left as found.
+. "$(dirname "$0")/../lib/integration.sh"
+
+pages=1000
+kids=4
+procs=$((kids + 1))
+# every other page split: $pages VMAs in each process of the family
+vmas=$((pages * procs))
+
+children_of() {
+	# processes named ksm-fork other than the ones given
+	local p list=""
+
+	for p in $(pgrep -x ksm-fork); do
+		case " $* " in *" $p "*) ;; *) list="$list $p" ;; esac
+	done
+	echo $list
+}
+
+for order in fork-then-merge merge-then-fork; do
+	before=$(snapshot)
+	"$bin/ksm-fork" --runs 1 --pages $pages --identical 64 \
+		--children $kids --order $order --format json \
+		--out "$work/$order" >"$work/$order.json" 2>"$work/$order.err"
+	rc=$?
+	after=$(snapshot)
+	j=$work/$order.json
+	v=$(jq -r .verdict "$j" 2>/dev/null)
+	if [ "$v" = reproduced ] || [ "$v" = not-reproduced ]; then
+		ok "$order: runs to a verdict ($v)"
+	else
+		not_ok "$order: runs to a verdict" \
+			"exit $rc: $(jq -r '.verdict + ": " + .reason' "$j" 2>&1)"
+	fi
+	assert "$order: its exit code is the verdict's ($(exit_of "$v"))" \
+		[ $rc = "$(exit_of "$v")" ]
+	assert_jq "$order: the verdict follows from the figures by the documented rule" \
+		"$j" ".verdict == ($verdict_rule)"
+	assert_jq "$order: JSON names the family" "$j" \
+		".pattern.children == $kids and .pattern.order == \"$order\""
+	assert_jq "$order: every case's family counted: $procs processes, $vmas VMAs" \
+		"$j" "[.cases[] | .pattern.vmas] | all(. == $vmas)"
+	assert "$order: the report gives each case's processes and VMAs" \
+		grep -q "ksm $procs processes, $vmas VMAs" \
+		<(sed -n '/^Pattern/,/^KSM/p' "$work/$order/ksm-fork.txt" | tr -s ' \n' ' ')
+	# merged across the family: more than the parent's 64 pages
+	assert_jq "$order: KSM merged pages of the whole family" "$j" \
+		".pattern.ksm_merging_pages > 64 and .pattern.ksm_merging_pages <= $((64 * procs))"
+	assert_formats "$order: text, KTAP and JSON agree" "$work/$order" ksm-fork
+	assert "$order: no child is left" [ -z "$(children_of)" ]
+	assert_same "$order: the machine is as before" "$before" "$after"
+done
+
+# SIGKILL of the reproducer inside its trigger: the measuring process
+# and the family die with it; scripts/restore puts the machine back.
+set -m
+before=$(snapshot)
+RMAP_REPRO_TEST_HOLD_MS=8000 "$bin/ksm-fork" --runs 1 --pages $pages \
+	--identical 64 --children $kids --format json \
+	>/dev/null 2>"$work/kill.err" &
+pid=$!
+trigger=$(expected_trigger)
+if wait_for "$work/kill.err" "case ksm: trigger $trigger (probe pass)" 120; then
+	reached=1
+	family=$(children_of $pid)
+else
+	reached=0
+	family=""
+fi
+kill -KILL $pid
+wait $pid 2>/dev/null
+for ((i = 0; i < 100; i++)); do
+	[ -z "$(children_of)" ] && break
+	sleep 0.1
+done
+left=$(children_of)
+"$top/scripts/restore" --quiet >"$work/restore.out" 2>&1
+rrc=$?
+after=$(snapshot)
+assert "SIGKILL: the run reached its trigger with its family alive ($(echo $family | wc -w) processes)" \
+	[ $reached = 1 -a "$(echo $family | wc -w)" -gt $kids ]
+assert "SIGKILL: no process of the family outlives it" [ -z "$left" ]
+assert "SIGKILL: scripts/restore replays the journal (exit $rrc)" [ $rrc = 0 ]
+assert_same "SIGKILL: the machine is as before after scripts/restore" \
+	"$before" "$after"
+
+"$bin/ksm-fork" --order sideways >"$work/bad.out" 2>&1
+assert "an unknown --order is a usage error (exit 2)" [ $? = 2 ]
+finish
