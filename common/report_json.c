@@ -130,6 +130,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_obj_begin(j, "pattern");
 	json_uint(j, "pages", c->pages);
 	json_uint(j, "vmas", c->vmas);
+	json_uint(j, "processes", c->procs);
 	json_obj_end(j);
 	if (c->passes[RR_PASS_BARE]) {
 		json_obj_begin(j, "probe_cost");

@@ -317,7 +317,16 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 
 	field(f, "Pattern", r->pattern_text[0] ? r->pattern_text :
 	      "(the reproducer did not describe it)");
-	if (ksm && ksm->ksm.full_scans) {
+	if (ksm && ksm->ksm.full_scans && ksm->procs > 1) {
+		snprintf(buf, sizeof(buf),
+			 "pages_shared %llu, pages_sharing %llu: %llu KSM pages, %llu mappings merged by ksmd (max_page_sharing %llu); ksm_merging_pages summed over the %u processes %lld (pages a child inherited by fork are mapped, not merged: neither figure counts them)",
+			 ksm->ksm.pages_shared, ksm->ksm.pages_sharing,
+			 ksm->ksm.pages_shared,
+			 ksm->ksm.pages_shared + ksm->ksm.pages_sharing,
+			 ksm->ksm.max_page_sharing, ksm->procs,
+			 ksm->ksm.merging_pages);
+		field(f, "KSM", buf);
+	} else if (ksm && ksm->ksm.full_scans) {
 		snprintf(buf, sizeof(buf),
 			 "pages_shared %llu, pages_sharing %llu: %llu KSM pages mapped %llu times (max_page_sharing %llu); ksm_merging_pages of the process %lld",
 			 ksm->ksm.pages_shared, ksm->ksm.pages_sharing,

@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,10 +114,20 @@ static void child_main(struct rr_pattern *p, bool rewrite, int ready,
 	if (getppid() != parent)
 		_exit(1);
 	for (i = 0; rewrite && i < p->filled; i++) {
-		volatile char *c = p->addr + rr_pattern_filled_index(p, i) * ps;
+		size_t k = rr_pattern_filled_index(p, i);
+		volatile char *c = p->addr + k * ps;
+		bool ro = k % p->spec.split_every == 0;
 
-		/* the same byte back: a private copy, the same content */
+		/*
+		 * The same byte back: a private copy, the same content. A
+		 * read-only page is opened for the write and closed again,
+		 * which leaves the VMAs as they were (counted after).
+		 */
+		if (ro && mprotect((void *)c, ps, PROT_READ | PROT_WRITE))
+			_exit(1);
 		*c = *c;
+		if (ro && mprotect((void *)c, ps, PROT_READ))
+			_exit(1);
 	}
 	if (write(ready, &b, 1) != 1)
 		_exit(1);
