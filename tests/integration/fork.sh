@@ -18,7 +18,10 @@ children_of() {
 	# processes named ksm-fork other than the ones given
 	local p list=""
 
-	for p in $(pgrep -x ksm-fork); do
+	# /proc, not pgrep: the VM's busybox has none
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = ksm-fork ] || continue
+		p=${p#/proc/}
 		case " $* " in *" $p "*) ;; *) list="$list $p" ;; esac
 	done
 	echo $list

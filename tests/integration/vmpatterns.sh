@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The later patterns on the shared 6.12 test kernels, with the quick
+# preset: ksm-fork (both orders) and madvise-split must reproduce on the
+# unfixed kernel and must not on the -ksmfix one, whose KSM walk looks
+# up only the page's index, under the same trigger (migrate) and probe
+# (rmap-tp). Verdicts are asserted here because the kernels are known.
+. "$(dirname "$0")/../lib/integration.sh"
+
+if ! vm_possible; then
+	ok "the later patterns on the test kernels # SKIP no test kernels or no QEMU"
+	finish
+	exit 0
+fi
+units='["ksm-fork", "ksm-fork@merge-then-fork", "madvise-split"]'
+before=$(snapshot)
+for which in unfixed fixed; do
+	kernel=$(test_kernel $which)
+	out=$work/$which
+	"$top/scripts/vm-run" --kernel "$kernel" \
+		--config "$(test_kernel_config "$kernel")" --preset quick \
+		--only ksm-fork,madvise-split --out "$out" --timeout 900 \
+		>"$work/$which.stdout" 2>"$work/$which.stderr"
+	rc=$?
+	j=$out/results.json
+	if [ $which = unfixed ]; then
+		want=reproduced code=1
+	else
+		want=not-reproduced code=0
+	fi
+	assert "$which: vm-run exits $code ($want)" [ $rc = $code ]
+	assert_jq "$which: ran $units" "$j" "[.results[].reproducer] == $units"
+	assert_jq "$which: each is $want, by the documented rule" "$j" \
+		".results | all(.verdict == \"$want\" and (. as \$r | \$r | .verdict == ($verdict_rule)))"
+	assert_jq "$which: migrate and rmap-tp measured every case" "$j" \
+		'.results | all(.trigger.name == "migrate" and (.cases | all(.probe == "rmap-tp" and .latency_ms.count > 0)))'
+	assert_jq "$which: every page the trigger asked to move moved" "$j" \
+		'.results | all(.cases | all(.reach.pages_moved > 0 and .reach.pages_move_failed == 0))'
+	assert_jq "$which: ksm-fork's families: 9 processes, 18000 VMAs per case" \
+		"$j" '[.results[] | select(.reproducer | startswith("ksm-fork")) | .cases[].pattern] | all(.processes == 9 and .vmas == 18000)'
+	if [ $which = unfixed ]; then
+		assert_jq "unfixed: KSM walks of 100 ms and more, controls under 20 ms" \
+			"$j" '.results | all(.cases[0].latency_ms.max >= 100 and (.cases[1:] | all(.latency_ms.max < 20)))'
+	else
+		assert_jq "fixed: KSM walks under the threshold" "$j" \
+			'.results | all(.cases[0].latency_ms.max < .threshold_ms)'
+	fi
+done
+assert_same "the host is as before" "$before" "$(snapshot)"
+finish
