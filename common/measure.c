@@ -189,6 +189,11 @@ static int fire(struct body *b, struct rr_case_result *c,
 		if (rr_pattern_residency(p, &present0, &swapped))
 			present0 = 0;
 	}
+	if (pass == RR_PASS_PROBE && b->ops.verify_before) {
+		err = b->ops.verify_before(b->r, c->type, p, why, len);
+		if (err)
+			return err;
+	}
 	b->tctx.pattern = p;
 	b->tctx.moved = b->tctx.failed = 0;
 
@@ -246,6 +251,13 @@ static int fire(struct body *b, struct rr_case_result *c,
 		if (!rr_pattern_residency(p, &present1, &swapped)) {
 			c->filled += p->filled * (1 + p->nr_pids);
 			c->gone += present0 > present1 ? present0 - present1 : 0;
+		}
+		if (!err && !ferr && b->ops.verify) {
+			rr_phase(res, "case %s: verify",
+				 rr_page_type_name(c->type));
+			c->oracle.ran = true;
+			err = b->ops.verify(b->r, c->type, p, &c->oracle, why,
+					    len);
 		}
 	}
 done:
@@ -460,6 +472,7 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	if (!b.ops.teardown)
 		b.ops.teardown = rr_default_teardown;
 	b.meter.ops = meter;
+	b.tctx.failures_are_data = b.ops.verify != NULL;
 	b.meter.res = res;
 	b.tctx.compact_node = -1;
 

@@ -27,7 +27,7 @@ const char *rr_page_type_name(enum rr_page_type t)
 
 static bool is_ro(const struct rr_pattern_spec *s, size_t i)
 {
-	return i % s->split_every == 0;
+	return s->split_every && i % s->split_every == 0;
 }
 
 size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s)
@@ -175,7 +175,7 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	for (i = 0; i < p->filled; i++)
 		fill(p->addr + rr_pattern_filled_index(p, i) * ps);
 
-	for (i = 0; i < s->pages; i += s->split_every) {
+	for (i = 0; s->split_every && i < s->pages; i += s->split_every) {
 		err = split_page(p, i, why, len);
 		if (err)
 			return err;
@@ -195,7 +195,8 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		return -EPROTO;
 	}
 	/* A read-write page between read-only ones, mid mapping. */
-	v = (s->pages / 2 / s->split_every) * s->split_every + 1;
+	v = s->split_every ?
+	    (s->pages / 2 / s->split_every) * s->split_every + 1 : s->pages / 2;
 	if (v >= s->pages)
 		v = s->pages > 1 ? 1 : 0;
 	p->victim = p->addr + v * ps;

@@ -23,7 +23,7 @@ const char *rr_page_type_name(enum rr_page_type t);
 struct rr_pattern_spec {
 	enum rr_page_type type;
 	size_t pages;		/* size of the mapping */
-	size_t split_every;	/* split off every Nth page */
+	size_t split_every;	/* split off every Nth page; 0: no split */
 	size_t identical;	/* pages filled, spread evenly; 0: all */
 	/*
 	 * How a page is split off: 0, mprotect(PROT_READ); else this

@@ -127,6 +127,17 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "pages_moved", c->moved);
 	json_uint(j, "pages_move_failed", c->move_failed);
 	json_obj_end(j);
+	if (c->oracle.ran) {
+		json_obj_begin(j, "oracle");
+		json_uint(j, "pages_checked", c->oracle.pages_checked);
+		json_uint(j, "pages_failed", c->oracle.pages_failed);
+		json_uint(j, "mappings_checked", c->oracle.mappings_checked);
+		json_uint(j, "mappings_missed", c->oracle.mappings_missed);
+		json_str(j, "reason", c->oracle.reason);
+		json_obj_end(j);
+	} else {
+		json_null(j, "oracle");
+	}
 	json_obj_begin(j, "pattern");
 	json_uint(j, "pages", c->pages);
 	json_uint(j, "vmas", c->vmas);

@@ -63,8 +63,15 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 				name, rr_brackets[r->cross[k].bracket].id,
 				c->cross[k].max, c->cross[k].mean,
 				c->cross[k].count);
+		if (c->oracle.ran)
+			fprintf(f, "    # %s: oracle: %llu of %llu pages not acted on, %llu of %llu mappings missed: %s\n",
+				name, c->oracle.pages_failed,
+				c->oracle.pages_checked,
+				c->oracle.mappings_missed,
+				c->oracle.mappings_checked, c->oracle.reason);
 		fprintf(f, "    %s %d %s\n",
-			c->latency.max > r->threshold_ms ? "not ok" : "ok",
+			c->latency.max > r->threshold_ms ||
+			rr_oracle_failed(&c->oracle) ? "not ok" : "ok",
 			i + 1, name);
 	}
 	fprintf(f, "# %s: %s\n", v, r->reason);

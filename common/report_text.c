@@ -231,6 +231,21 @@ static void per_case(FILE *f, const struct rr_result *r, const char *label,
 	}
 }
 
+static void oracle_text(const struct rr_case_result *c, char *buf,
+			size_t size)
+{
+	const struct rr_oracle *o = &c->oracle;
+
+	buf[0] = '\0';
+	if (!o->ran)
+		return;
+	snprintf(buf, size,
+		 "%s: %llu of %llu pages not acted on, %llu of %llu mappings missed; %s",
+		 rr_oracle_failed(o) ? "FAILED" : "clean", o->pages_failed,
+		 o->pages_checked, o->mappings_missed, o->mappings_checked,
+		 o->reason);
+}
+
 static void histograms(FILE *f, const struct rr_result *r)
 {
 	char label[64], line[512];
@@ -388,6 +403,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);
 	}
+	per_case(f, r, "Oracle", oracle_text);
 	per_case(f, r, "Cost", rr_cost_text);
 	per_case(f, r, "Steps", rr_iter_text);
 	if (r->iterations && !r->iter_items)

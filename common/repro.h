@@ -38,6 +38,17 @@ struct rr_repro_ops {
 	 */
 	int (*after_merge)(const struct rr_repro *r, enum rr_page_type t,
 			   struct rr_pattern *p, char *why, size_t len);
+	/*
+	 * A correctness oracle, in the probe's pass: verify_before() just
+	 * before the trigger fires (e.g. note each mapping's frame),
+	 * verify() after it, adding to o. With an oracle, pages the
+	 * trigger could not act on are data for it, not errors of the run.
+	 */
+	int (*verify_before)(const struct rr_repro *r, enum rr_page_type t,
+			     struct rr_pattern *p, char *why, size_t len);
+	int (*verify)(const struct rr_repro *r, enum rr_page_type t,
+		      struct rr_pattern *p, struct rr_oracle *o, char *why,
+		      size_t len);
 	/* Undo build (and merge); called for every build, even failed. */
 	void (*teardown)(const struct rr_repro *r, enum rr_page_type t,
 			 struct rr_pattern *p);
@@ -74,6 +85,13 @@ struct rr_repro {
 	 */
 	void (*sentence)(const struct rr_result *res, char *buf, size_t len);
 	const struct rr_repro_ops *ops;	/* NULL: the defaults */
+	/*
+	 * The triggers it can use (enum rr_trigger, ending with 0), best
+	 * first: auto takes the first available, and another given with
+	 * --trigger is a usage error. NULL: any.
+	 */
+	const int *triggers;
+	const char *triggers_why;	/* why only those, for the messages */
 };
 
 /* Common options, parsed by rr_main() for every reproducer. */

@@ -89,6 +89,11 @@ void rr_result_param_text(struct rr_result *r, const char *name,
 			 text);
 }
 
+bool rr_oracle_failed(const struct rr_oracle *o)
+{
+	return o->ran && (o->pages_failed || o->mappings_missed);
+}
+
 int rr_exit_code(enum rr_verdict v)
 {
 	switch (v) {
@@ -147,6 +152,33 @@ void rr_verdict_compute(struct rr_result *r)
 			o += snprintf(ctl + o, sizeof(ctl) - o, "%s%s %.3f ms",
 				      o ? ", " : "", name, c->latency.max);
 	}
+	/* A control that failed its oracle: nothing to compare with. */
+	for (i = 0; i < r->nr_cases; i++) {
+		struct rr_case_result *c = &r->cases[i];
+
+		if (c != ksm && rr_oracle_failed(&c->oracle)) {
+			rr_set_verdict(r, RR_ERROR,
+				       "%s case (control): the oracle failed: %s",
+				       rr_page_type_name(c->type),
+				       c->oracle.reason);
+			return;
+		}
+	}
+	/*
+	 * The subject failed its oracle: a mapping the walk did not find
+	 * (or a page it could not act on), reproduced whatever the
+	 * latency: a correctness failure, not a slow walk.
+	 */
+	if (rr_oracle_failed(&ksm->oracle)) {
+		rr_set_verdict(r, RR_REPRODUCED,
+			       "correctness: KSM case: %llu of %llu pages not acted on, %llu of %llu mappings missed (%s); KSM case max %.3f ms",
+			       ksm->oracle.pages_failed,
+			       ksm->oracle.pages_checked,
+			       ksm->oracle.mappings_missed,
+			       ksm->oracle.mappings_checked,
+			       ksm->oracle.reason, ksm->latency.max);
+		return;
+	}
 	if (!ctl[0]) {
 		if (unreached[0])
 			rr_set_verdict(r, RR_ERROR,
@@ -175,4 +207,10 @@ void rr_verdict_compute(struct rr_result *r)
 			       "KSM case max %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
 			       ksm->latency.max, r->threshold_ms, r->min_ratio,
 			       ctl);
+	if (ksm->oracle.ran && strlen(r->reason) < sizeof(r->reason))
+		snprintf(r->reason + strlen(r->reason),
+			 sizeof(r->reason) - strlen(r->reason),
+			 "; oracle clean: %llu pages, %llu mappings checked",
+			 ksm->oracle.pages_checked,
+			 ksm->oracle.mappings_checked);
 }

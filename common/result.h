@@ -54,6 +54,19 @@ enum rr_pass { RR_PASS_PROBE, RR_PASS_VICTIM, RR_PASS_BARE, RR_PASS_COUNT,
 /* Walk-level probes run beside the chosen one (--cross-check). */
 #define RR_MAX_CROSS 2
 
+/*
+ * A correctness oracle's outcome, summed over a case's runs: after the
+ * trigger, was every page it should have acted on acted on, through
+ * every mapping? A mapping the rmap walk did not find shows here, however
+ * fast the walk was.
+ */
+struct rr_oracle {
+	bool ran;
+	unsigned long long pages_checked, pages_failed;
+	unsigned long long mappings_checked, mappings_missed;
+	char reason[256];		/* the first failure, or what was checked */
+};
+
 struct rr_case_result {
 	enum rr_page_type type;
 	bool ran;
@@ -91,6 +104,7 @@ struct rr_case_result {
 	struct rr_ksm_counters ksm;	/* after the last merge */
 	unsigned int runs;
 	double setup_s, merge_s;
+	struct rr_oracle oracle;
 };
 
 struct rr_result {
@@ -140,6 +154,8 @@ struct rr_result {
 	int restore_failures;
 };
 
+/* Did an oracle that ran find a page or mapping not acted on? */
+bool rr_oracle_failed(const struct rr_oracle *o);
 /* Add a pattern field of the reproducer's (describe()). */
 void rr_result_param(struct rr_result *r, const char *name,
 		     unsigned long long value);
@@ -154,6 +170,8 @@ struct rr_case_result *rr_result_case(const struct rr_result *r,
  * latency exceeds threshold_ms and is at least min_ratio times the largest
  * latency of every control that was measured. A control the trigger never
  * reached is left out, and named in the reason; none reached is an error.
+ * With an oracle: a control that fails it is an error, the KSM case
+ * failing it is reproduced (a correctness failure), whatever the latency.
  */
 void rr_verdict_compute(struct rr_result *r);
 void rr_set_verdict(struct rr_result *r, enum rr_verdict v,

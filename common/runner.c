@@ -147,6 +147,23 @@ static bool check_compact_node(char *err, size_t len)
 	return true;
 }
 
+/* --trigger: one the reproducer can use. */
+static bool check_trigger(const struct rr_repro *r, char *err, size_t len)
+{
+	int i;
+
+	if (!r->triggers || rr_cfg.trigger == RR_TRIG_AUTO)
+		return true;
+	for (i = 0; r->triggers[i]; i++)
+		if (r->triggers[i] == rr_cfg.trigger)
+			return true;
+	snprintf(err, len, "--trigger %s: %s",
+		 rr_trigger_names[rr_cfg.trigger],
+		 r->triggers_why ? r->triggers_why :
+		 "not one this reproducer can use");
+	return false;
+}
+
 /* --label: a file name of its own, not a path. */
 static bool check_label(const char *label, char *err, size_t len)
 {
@@ -276,7 +293,32 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 		return false;
 	}
 	t = rr_cfg.trigger;
-	if (t == RR_TRIG_AUTO) {
+	if (t == RR_TRIG_AUTO && r->triggers) {
+		size_t o = 0;
+
+		for (k = 0; r->triggers[k]; k++) {
+			char w[256];
+
+			if (rr_trigger_available(r->triggers[k], w, sizeof(w))) {
+				t = r->triggers[k];
+				break;
+			}
+			if (o < sizeof(why))
+				o += snprintf(why + o, sizeof(why) - o,
+					      "%s%s: %s", o ? "; " : "",
+					      rr_trigger_names[r->triggers[k]],
+					      w);
+		}
+		if (t == RR_TRIG_AUTO) {
+			rr_set_verdict(res, RR_SKIP, "%s; %s",
+				       r->triggers_why ? r->triggers_why :
+				       "this reproducer's triggers are unavailable",
+				       why);
+			return false;
+		}
+		snprintf(res->trigger_why, sizeof(res->trigger_why),
+			 "auto: the best of this reproducer's triggers available here");
+	} else if (t == RR_TRIG_AUTO) {
 		t = rr_trigger_auto(why, sizeof(why));
 		if (t == RR_TRIG_AUTO) {
 			rr_set_verdict(res, RR_SKIP, "%s", why);
@@ -411,6 +453,8 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	if (!ret && !check_compact_node(err, sizeof(err)))
 		ret = -1;
 	if (!ret && rr_cfg.label && !check_label(rr_cfg.label, err, sizeof(err)))
+		ret = -1;
+	if (!ret && !check_trigger(r, err, sizeof(err)))
 		ret = -1;
 	/* Last: a usage error must not leave a new directory behind. */
 	if (!ret && rr_cfg.out && !check_out(rr_cfg.out, err, sizeof(err)))

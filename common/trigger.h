@@ -49,6 +49,11 @@ struct rr_trigger_ctx {
 	const struct rr_pattern *pattern;	/* the case's built pattern */
 	unsigned long moved, failed;		/* migrate: outcome */
 	unsigned long fired;			/* firings so far */
+	/*
+	 * Pages the trigger could not act on are counted (moved/failed)
+	 * and left to the reproducer's oracle, not returned as an error.
+	 */
+	bool failures_are_data;
 	void *priv;				/* a trigger's own */
 };
 

@@ -40,6 +40,9 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 			   rr_page_size();
 	err = rr_migrate_pages(pages, p->filled, &st);
 	free(pages);
+	/* Every page accounted for: failures are the oracle's to judge. */
+	if (err && ctx->failures_are_data && st.moved + st.failed == p->filled)
+		err = 0;
 
 	ctx->moved += st.moved;
 	ctx->failed += st.failed;

@@ -184,9 +184,16 @@ expected_probe() {
 
 # jq: the verdict the documented rule gives for a result object.
 verdict_rule='
-	(.cases | map(select(.page_type == "ksm"))[0].latency_ms.max) as $k |
-	([.cases[] | select(.page_type != "ksm") | .latency_ms.max] | max) as $c |
-	if $k > .threshold_ms and $k >= .min_ratio * $c
+	(.cases | map(select(.page_type == "ksm"))[0]) as $s |
+	$s.latency_ms.max as $k |
+	([.cases[] | select(.page_type != "ksm" and
+			   (.latency_ms.count > 0 or .not_reached == null)) |
+	  .latency_ms.max] | max) as $c |
+	def failed: . != null and (.pages_failed + .mappings_missed) > 0;
+	if any(.cases[] | select(.page_type != "ksm"); .oracle | failed)
+	then "error"
+	elif ($s.oracle | failed) then "reproduced"
+	elif $k > .threshold_ms and $k >= .min_ratio * $c
 	then "reproduced" else "not-reproduced" end'
 
 # exit_of VERDICT: the kselftest exit code of a verdict.

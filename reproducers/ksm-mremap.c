@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksm-mremap: KSM pages moved by mremap() after they were merged, then
+ * migrated, with a correctness oracle. mremap() keeps each VMA's
+ * vm_pgoff, so after it a page's index in its VMA no longer follows from
+ * its address. A KSM walk that derives the index from the address is
+ * fast and misses those mappings: migration then leaves them behind, or
+ * fails. Latency alone calls such a kernel fixed; the oracle checks,
+ * after the trigger, that every page moved and that every mapping of it
+ * points at the new frame, with its content intact.
+ *
+ *   --mremap fixed  the second half moved onto the first (each VMA with
+ *                   MREMAP_FIXED; the first half's pages are dropped),
+ *                   as the kernel selftest of KSM and mremap does;
+ *   --mremap move   the whole mapping moved to a fresh address.
+ *
+ * Then KSM merges again (ksmd refreshes its rmap_items), ksmd is stopped
+ * (run=0, which keeps the pages merged) and the trigger moves each page
+ * to the other NUMA node. The same on plain anonymous pages and on a
+ * MAP_SHARED memfd are the controls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <linux/io_uring.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "ksm.h"
+#include "maps.h"
+#include "repro.h"
+#include "trigger.h"
+#include "util.h"
+
+static unsigned long long pages = 512;
+static unsigned long long split_every;
+static int mode;
+static int pin_case;
+
+static const char *const pin_names[] = { "none", "ksm", "anon", "file", NULL };
+
+enum { MREMAP_MODE_FIXED, MREMAP_MODE_MOVE };
+
+static const char *const mode_names[] = { "fixed", "move", NULL };
+
+static const struct rr_opt opts[] = {
+	{ "pages", OPT_UINT, &pages, "N",
+	  "size of the mapping in pages, every page of the same content (merged into N / max_page_sharing KSM pages); with --mremap fixed, N / 2 remain",
+	  .min = 16, .max = 1000000 },
+	{ "split-every", OPT_UINT, &split_every, "N",
+	  "also mprotect(PROT_READ) every Nth page, for long walks at the same time (each VMA is moved on its own); 0: no split",
+	  .min = 2, .max = 1000000, .zero_ok = true },
+	{ "mremap", OPT_ENUM, &mode, "HOW",
+	  "fixed (the second half onto the first, MREMAP_FIXED) or move (the whole mapping to a fresh address)",
+	  .choices = mode_names },
+	{ "pin-page", OPT_ENUM, &pin_case, "CASE",
+	  "a self-test of the oracle: pin the first page of CASE (ksm, anon or file) with an io_uring fixed buffer, a long-term pin that migration cannot move, so the oracle must report that page (on ksm the pin also unshares it, and the case fails by design); the pin is dropped when the case is torn down. none: no pin",
+	  .choices = pin_names },
+	RR_OPT_END
+};
+
+static const char *const kconfig[] = { "KSM", "MMU", "MIGRATION", NULL };
+
+static const enum rr_page_type cases[] = {
+	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+};
+
+static const int triggers[] = { RR_TRIG_MIGRATE, 0 };
+
+static bool check(char *why, size_t len)
+{
+	if (mode == MREMAP_MODE_FIXED && pages % 2) {
+		snprintf(why, len, "--pages %llu: --mremap fixed needs an even number",
+			 pages);
+		return false;
+	}
+	if (split_every > pages) {
+		snprintf(why, len, "--split-every %llu is more than --pages %llu",
+			 split_every, pages);
+		return false;
+	}
+	return true;
+}
+
+static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+{
+	s->type = t;
+	s->pages = pages;
+	s->split_every = split_every;
+	s->identical = 0;		/* every page */
+}
+
+/* The oracle's memory of a built case, and a test's pin. */
+struct state {
+	uint64_t *pfn;			/* each filled page's frame before */
+	char *content;			/* one page, as filled */
+	struct rr_ksm_counters ksm;	/* before the trigger */
+	int ring;			/* io_uring holding a pin, or -1 */
+	int pipe[2];			/* or a pipe holding the page */
+};
+
+static uint64_t pfn_of(int fd, const void *va, bool *present)
+{
+	uint64_t ent = 0;
+	off_t off = (off_t)((uintptr_t)va / rr_page_size()) * sizeof(ent);
+
+	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
+		ent = 0;
+	*present = ent >> 63 & 1;
+	return ent & ((1ULL << 55) - 1);
+}
+
+/* Move every VMA of [src, src + len) to the same offset at dst. */
+static int move_vmas(char *src, size_t len, char *dst, char *why,
+		     size_t wlen)
+{
+	unsigned long lo, hi, (*r)[2] = NULL;
+	size_t n = 0, cap = 0, i;
+	char *line = NULL;
+	size_t lcap = 0;
+	int err = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &lcap, f) > 0) {
+		if (!rr_maps_line(line, &lo, &hi) ||
+		    hi <= (unsigned long)src || lo >= (unsigned long)src + len)
+			continue;
+		if (n == cap) {
+			void *nr = realloc(r, (cap = cap ? 2 * cap : 64) *
+					   sizeof(*r));
+
+			if (!nr) {
+				err = -ENOMEM;
+				break;
+			}
+			r = nr;
+		}
+		/* the part inside the range: mremap() splits the VMA */
+		r[n][0] = lo > (unsigned long)src ? lo : (unsigned long)src;
+		r[n][1] = hi < (unsigned long)src + len ? hi :
+			  (unsigned long)src + len;
+		n++;
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; !err && i < n; i++) {
+		size_t sz = r[i][1] - r[i][0];
+		char *to = dst + (r[i][0] - (unsigned long)src);
+
+		if (mremap((void *)r[i][0], sz, sz,
+			   MREMAP_MAYMOVE | MREMAP_FIXED, to) == MAP_FAILED) {
+			err = -errno;
+			snprintf(why, wlen, "mremap of %zu bytes at +%lu: %s",
+				 sz, r[i][0] - (unsigned long)src,
+				 strerror(errno));
+		}
+	}
+	free(r);
+	return err;
+}
+
+/*
+ * --pin-page CASE: pin the first page of that case with an io_uring
+ * fixed buffer (a long-term pin), so that migration cannot move it and
+ * the oracle must report it. The ring is closed, and the pin dropped, at
+ * teardown.
+ */
+static int pin_for_test(enum rr_page_type t, struct rr_pattern *p,
+			struct state *s, char *why, size_t len)
+{
+	const char *want = pin_names[pin_case];
+	struct io_uring_params prm = { 0 };
+	struct iovec iov = { p->addr, rr_page_size() };
+	const char *how;
+
+	if (!pin_case || strcmp(want, rr_page_type_name(t)))
+		return 0;
+	s->ring = syscall(__NR_io_uring_setup, 1, &prm);
+	if (s->ring >= 0) {
+		if (syscall(__NR_io_uring_register, s->ring,
+			    IORING_REGISTER_BUFFERS, &iov, 1)) {
+			snprintf(why, len,
+				 "--pin-page: IORING_REGISTER_BUFFERS: %s",
+				 strerror(errno));
+			return -errno;
+		}
+		how = "an io_uring fixed buffer";
+	} else {
+		/*
+		 * No io_uring (a kernel without it, or io_uring_disabled):
+		 * the page spliced into a pipe holds a reference that
+		 * migration cannot account for either, until the pipe
+		 * is closed at teardown.
+		 */
+		if (pipe2(s->pipe, O_CLOEXEC)) {
+			snprintf(why, len, "--pin-page: pipe: %s",
+				 strerror(errno));
+			return -errno;
+		}
+		if (vmsplice(s->pipe[1], &iov, 1, 0) != (ssize_t)iov.iov_len) {
+			snprintf(why, len, "--pin-page: vmsplice: %s",
+				 strerror(errno));
+			return -errno;
+		}
+		how = "vmsplice() into a pipe (no io_uring here)";
+	}
+	rr_msg("--pin-page: pinned the first page of case %s with %s", want,
+	       how);
+	return 0;
+}
+
+static int build(const struct rr_repro *r, enum rr_page_type t,
+		 struct rr_pattern *p, char *why, size_t len)
+{
+	struct state *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->ring = s->pipe[0] = s->pipe[1] = -1;
+	err = rr_default_build(r, t, p, why, len);
+	p->priv = s;
+	return err;
+}
+
+static void place_victim(struct rr_pattern *p)
+{
+	size_t v = p->spec.split_every ?
+		   (p->spec.pages / 2 / p->spec.split_every) *
+		   p->spec.split_every + 1 : p->spec.pages / 2;
+
+	if (v >= p->spec.pages)
+		v = 0;
+	p->victim = p->addr + v * rr_page_size();
+}
+
+static int after_merge(const struct rr_repro *r, enum rr_page_type t,
+		       struct rr_pattern *p, char *why, size_t len)
+{
+	struct state *s = p->priv;
+	size_t ps = rr_page_size(), in;
+	struct rr_ksm_counters k;
+	char *dst;
+	int err;
+
+	if (mode == MREMAP_MODE_FIXED) {
+		size_t half = p->len / 2;
+
+		err = move_vmas(p->addr + half, half, p->addr, why, len);
+		if (err)
+			return err;
+		p->len = half;
+	} else {
+		/* A fresh place, reserved so that nothing else lands there. */
+		dst = mmap(NULL, p->len, PROT_NONE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (dst == MAP_FAILED)
+			return -errno;
+		err = move_vmas(p->addr, p->len, dst, why, len);
+		if (err) {
+			munmap(dst, p->len);
+			return err;
+		}
+		p->addr = dst;
+	}
+	p->spec.pages = p->len / ps;
+	p->filled = p->spec.pages;
+	place_victim(p);
+	err = rr_maps_count((unsigned long)p->addr,
+			    (unsigned long)p->addr + p->len, &in, NULL);
+	if (err)
+		return err;
+	p->vmas = in;
+	s->content = malloc(ps);
+	if (!s->content)
+		return -ENOMEM;
+	memcpy(s->content, p->addr, ps);
+	if (t == RR_PT_KSM) {
+		/* ksmd finds its pages at their new addresses; run=0 after */
+		err = rr_ksm_merge(p->filled, &k, why, len);
+		if (err)
+			return err;
+	}
+	return pin_for_test(t, p, s, why, len);
+}
+
+static int verify_before(const struct rr_repro *r, enum rr_page_type t,
+			 struct rr_pattern *p, char *why, size_t len)
+{
+	struct state *s = p->priv;
+	size_t i, ps = rr_page_size();
+	bool present;
+	int fd;
+
+	free(s->pfn);
+	s->pfn = calloc(p->filled, sizeof(*s->pfn));
+	if (!s->pfn)
+		return -ENOMEM;
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < p->filled; i++)
+		s->pfn[i] = pfn_of(fd, p->addr + i * ps, &present);
+	close(fd);
+	if (t == RR_PT_KSM)
+		rr_ksm_read(&s->ksm);
+	if (!s->pfn[0]) {
+		snprintf(why, len,
+			 "pagemap gives no frame numbers (needs CAP_SYS_ADMIN)");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int by_pfn(const void *a, const void *b, void *arg)
+{
+	const uint64_t *pfn = arg;
+	uint64_t x = pfn[*(const size_t *)a], y = pfn[*(const size_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+static void note(struct rr_oracle *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct rr_oracle *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* The first failure is the one reported (over a clean run's note). */
+	if (o->reason[0] && strncmp(o->reason, "every", 5))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+static int verify(const struct rr_repro *r, enum rr_page_type t,
+		  struct rr_pattern *p, struct rr_oracle *o, char *why,
+		  size_t len)
+{
+	struct state *s = p->priv;
+	size_t ps = rr_page_size(), i, j, g, n = p->filled, *idx;
+	uint64_t *after;
+	struct rr_ksm_counters k;
+	bool present;
+	int fd;
+
+	after = calloc(n, sizeof(*after));
+	idx = calloc(n, sizeof(*idx));
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (!after || !idx || fd < 0) {
+		free(after);
+		free(idx);
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		after[i] = pfn_of(fd, p->addr + i * ps, &present);
+		if (!present)
+			after[i] = 0;
+		idx[i] = i;
+	}
+	close(fd);
+	/* Group the mappings by the frame they had before the trigger. */
+	qsort_r(idx, n, sizeof(*idx), by_pfn, s->pfn);
+	for (g = 0; g < n; g = j) {
+		uint64_t old = s->pfn[idx[g]], to = 0;
+		size_t stayed = 0, missed = 0;
+
+		for (j = g; j < n && s->pfn[idx[j]] == old; j++)
+			if (after[idx[j]] == old)
+				stayed++;
+			else if (!to)
+				to = after[idx[j]];
+		o->pages_checked++;
+		o->mappings_checked += j - g;
+		if (stayed == j - g) {
+			o->pages_failed++;
+			note(o, "the page of %zu mapping(s) at +%zu did not move",
+			     j - g, idx[g] * ps);
+			continue;
+		}
+		for (i = g; i < j; i++)
+			if (after[idx[i]] != to)
+				missed++;
+		if (missed) {
+			o->mappings_missed += missed;
+			note(o, "%zu of %zu mappings of the page at +%zu did not follow it to its new frame",
+			     missed, j - g, idx[g] * ps);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (memcmp(p->addr + i * ps, s->content, ps)) {
+			o->mappings_missed++;
+			note(o, "the content at +%zu changed", i * ps);
+		}
+	}
+	if (t == RR_PT_KSM && !rr_ksm_read(&k) &&
+	    k.pages_sharing != s->ksm.pages_sharing) {
+		o->pages_failed++;
+		note(o, "pages_sharing went from %llu to %llu",
+		     s->ksm.pages_sharing, k.pages_sharing);
+	}
+	if (!rr_oracle_failed(o))
+		snprintf(o->reason, sizeof(o->reason),
+			 "every page on a new frame, every mapping of it there, content intact%s",
+			 t == RR_PT_KSM ? ", pages_sharing unchanged" : "");
+	free(after);
+	free(idx);
+	return 0;
+}
+
+static void teardown(const struct rr_repro *r, enum rr_page_type t,
+		     struct rr_pattern *p)
+{
+	struct state *s = p->priv;
+
+	if (s) {
+		if (s->ring >= 0)
+			close(s->ring);
+		if (s->pipe[0] >= 0) {
+			close(s->pipe[0]);
+			close(s->pipe[1]);
+		}
+		free(s->pfn);
+		free(s->content);
+		free(s);
+		p->priv = NULL;
+	}
+	rr_default_teardown(r, t, p);
+}
+
+static const struct rr_repro_ops ops = {
+	.build = build,
+	.after_merge = after_merge,
+	.verify_before = verify_before,
+	.verify = verify,
+	.teardown = teardown,
+};
+
+static void describe(struct rr_result *res)
+{
+	res->pages = pages;
+	rr_result_param(res, "split_every", split_every);
+	rr_result_param(res, "identical_pages", pages);
+	rr_result_param_text(res, "mremap", mode_names[mode]);
+	rr_result_param_text(res, "pin_page", pin_names[pin_case]);
+	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
+}
+
+static void sentence(const struct rr_result *res, char *buf, size_t len)
+{
+	char split[64] = "";
+	size_t o;
+	int i;
+
+	if (split_every)
+		snprintf(split, sizeof(split), ", one page in every %llu mprotect(PROT_READ)",
+			 split_every);
+	o = snprintf(buf, len,
+		     "one %llu-page mapping%s, every page of the same content, merged by KSM; then %s (mremap keeps each VMA's vm_pgoff: a page's index no longer follows from its address), merged again, ksmd stopped (run=0). VMAs after, counted in /proc/self/maps:",
+		     pages, split,
+		     mode == MREMAP_MODE_FIXED ?
+		     "the second half moved onto the first with MREMAP_FIXED, VMA by VMA" :
+		     "the whole mapping moved to a fresh address, VMA by VMA");
+	for (i = 0; i < res->nr_cases && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s %s %zu", i ? "," : "",
+			      rr_page_type_name(res->cases[i].type),
+			      res->cases[i].vmas);
+}
+
+static const struct rr_repro ksm_mremap = {
+	.name = "ksm-mremap",
+	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Plain anonymous pages and a MAP_SHARED memfd are the controls. Needs two NUMA nodes. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.opts = opts,
+	.kconfig = kconfig,
+	.cases = cases,
+	.nr_cases = 3,
+	.check = check,
+	.spec = spec,
+	.describe = describe,
+	.sentence = sentence,
+	.ops = &ops,
+	.triggers = triggers,
+	.triggers_why = "its oracle checks the frame of every mapping after move_pages(): it needs the migrate trigger (two NUMA nodes with memory)",
+};
+
+int main(int argc, char **argv)
+{
+	return rr_main(&ksm_mremap, argc, argv);
+}
