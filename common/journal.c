@@ -299,8 +299,6 @@ static int knob_set(const char *path, const char *value, bool checked)
 
 /* ---- replay ---- */
 
-/* An undo that found the change no longer the run's: left, and said. */
-#define LEFT 1
 
 struct record {
 	char *op, *a1, *a2;
@@ -362,7 +360,7 @@ static int undo_knob(const char *path, const char *orig, const char *wrote,
 	if (wrote && !same_value(cur, wrote)) {
 		rr_warn("left %s as it is: it holds %s, not the %s this run wrote (changed since)",
 			path, cur, wrote);
-		return LEFT;
+		return JOURNAL_LEFT;
 	}
 	err = rr_write_file(path, orig);
 	if (!err && verbose)
@@ -375,7 +373,7 @@ static int undo_knob(const char *path, const char *orig, const char *wrote,
  * What the replay learnt of KSM's run knob from its own record, undone
  * before the unmerge record (it comes later in the file).
  */
-enum ksm_run_state { RUN_UNTOUCHED, RUN_OURS, RUN_LEFT };
+enum ksm_run_state { RUN_UNTOUCHED, RUN_OURS, RUN_JOURNAL_LEFT };
 
 static int undo_ksm_unmerge(enum ksm_run_state run_state, bool verbose)
 {
@@ -394,10 +392,10 @@ static int undo_ksm_unmerge(enum ksm_run_state run_state, bool verbose)
 	 */
 	if (run_state == RUN_UNTOUCHED)
 		return 0;
-	if (run_state == RUN_LEFT) {
+	if (run_state == RUN_JOURNAL_LEFT) {
 		rr_warn("left KSM merged: %s was changed since the run set it, so the merged pages may not be the run's (echo 2 > %s unmerges them all)",
 			run, run);
-		return LEFT;
+		return JOURNAL_LEFT;
 	}
 	err = rr_read_file(run, cur, sizeof(cur));
 	if (err)
@@ -410,113 +408,7 @@ static int undo_ksm_unmerge(enum ksm_run_state run_state, bool verbose)
 	return err;
 }
 
-static bool swap_active(const char *dev)
-{
-	char line[512];
-	size_t len = strlen(dev);
-	bool found = false;
-	FILE *f = fopen("/proc/swaps", "re");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, dev, len) &&
-		    (line[len] == ' ' || line[len] == '\t'))
-			found = true;
-	fclose(f);
-	return found;
-}
-
-/* "ino=N": the sysfs inode of /sys/block/zramID, new for each device. */
-int journal_zram_ident(const char *id, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
-	if (stat(path, &st))
-		return -errno;
-	snprintf(buf, size, "ino=%llu", (unsigned long long)st.st_ino);
-	return 0;
-}
-
-/*
- * Is /sys/block/zramID still the device the record describes? ident
- * holds "ino=N" and, for a swap, "disksize=BYTES"; a record with
- * neither (an older journal) is trusted as before.
- */
-static bool zram_is_ours(const char *id, const char *ident, char *why,
-			 size_t len)
-{
-	unsigned long long want, now = 0;
-	struct stat st = { 0 };
-	char path[PATH_MAX];
-	const char *p;
-
-	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
-	p = strstr(ident, "ino=");
-	if (p && sscanf(p, "ino=%llu", &want) == 1 &&
-	    (stat(path, &st) || st.st_ino != want)) {
-		snprintf(why, len,
-			 "it is another device than the one this run created (sysfs inode %llu, not %llu)",
-			 (unsigned long long)st.st_ino, want);
-		return false;
-	}
-	p = strstr(ident, "disksize=");
-	snprintf(path, sizeof(path), "/sys/block/zram%s/disksize", id);
-	if (p && sscanf(p, "disksize=%llu", &want) == 1 &&
-	    (rr_read_ull(path, &now) || now != want)) {
-		snprintf(why, len,
-			 "its disksize is %llu bytes, not the %llu this run set",
-			 now, want);
-		return false;
-	}
-	return true;
-}
-
-static int undo_swapon(const char *dev, const char *ident, bool verbose)
-{
-	char why[256];
-
-	if (!swap_active(dev))
-		return 0;
-	if (!strncmp(dev, "/dev/zram", 9) &&
-	    !zram_is_ours(dev + 9, ident, why, sizeof(why))) {
-		rr_warn("left swap on %s: %s", dev, why);
-		return LEFT;
-	}
-	if (swapoff(dev))
-		return -errno;
-	if (verbose)
-		rr_msg("swapoff %s", dev);
-	return 0;
-}
-
-static int undo_zram(const char *id, const char *ident, bool verbose)
-{
-	char path[PATH_MAX], why[256];
-	int err;
-
-	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
-	if (!rr_path_exists(path))
-		return 0;
-	snprintf(path, sizeof(path), "/dev/zram%s", id);
-	if (!zram_is_ours(id, ident, why, sizeof(why)) || swap_active(path)) {
-		rr_warn("left /dev/zram%s: %s", id, swap_active(path) ?
-			"it is in use as swap, not by this run" : why);
-		return LEFT;
-	}
-	snprintf(path, sizeof(path), "/sys/block/zram%s/reset", id);
-	err = rr_write_file(path, "1");
-	if (err)
-		return err;
-	err = rr_write_file("/sys/class/zram-control/hot_remove", id);
-	if (!err && verbose)
-		rr_msg("removed /dev/zram%s", id);
-	return err;
-}
-
-static int undo_rmdir(const char *dir, bool verbose)
+int journal_rmdir(const char *dir, bool verbose)
 {
 	int tries;
 
@@ -534,170 +426,6 @@ static int undo_rmdir(const char *dir, bool verbose)
 		rr_sleep_ms(50);
 	}
 	return -EBUSY;
-}
-
-/* Does a trigger file's text hold a trigger (a line not a comment)? */
-static bool has_trigger(const char *text)
-{
-	const char *l;
-
-	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (*l != '#' && *l != '\n')
-			return true;
-	return false;
-}
-
-/*
- * Hist triggers that refer to each other's variables keep the instance
- * busy: its rmdir fails with EBUSY. Opening a trigger file with O_TRUNC
- * removes the event's triggers unless another trigger still refers to
- * them; a few passes remove them all, those that refer first.
- */
-static void clear_triggers(const char *inst)
-{
-	char path[PATH_MAX], text[4096];
-	struct dirent *s, *e;
-	DIR *sys, *evd;
-	int pass, left = 1;
-
-	for (pass = 0; pass < 8 && left; pass++) {
-		left = 0;
-		snprintf(path, sizeof(path), "%s/events", inst);
-		sys = opendir(path);
-		while (sys && (s = readdir(sys))) {
-			if (s->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "%s/events/%s", inst,
-				 s->d_name);
-			evd = opendir(path);
-			while (evd && (e = readdir(evd))) {
-				if (e->d_name[0] == '.')
-					continue;
-				snprintf(path, sizeof(path),
-					 "%s/events/%s/%s/trigger", inst,
-					 s->d_name, e->d_name);
-				if (rr_read_file(path, text, sizeof(text)) ||
-				    !has_trigger(text))
-					continue;
-				left++;
-				rr_write_file(path, "");
-			}
-			if (evd)
-				closedir(evd);
-		}
-		if (sys)
-			closedir(sys);
-	}
-}
-
-int journal_remove_instance(const char *dir, bool verbose)
-{
-	if (rr_path_exists(dir))
-		clear_triggers(dir);
-	return undo_rmdir(dir, verbose);
-}
-
-static int undo_mount(const char *dir, bool verbose)
-{
-	if (!rr_mounted(dir, NULL))
-		return 0;
-	if (umount(dir))
-		return -errno;
-	if (verbose)
-		rr_msg("unmounted %s", dir);
-	return 0;
-}
-
-/*
- * Where sysfs is for the module undo: RMAP_REPRO_SYS_DIR lets the unit
- * tests stand a directory tree in for /sys/module and /sys/block.
- */
-static const char *sys_dir(void)
-{
-	const char *dir = getenv("RMAP_REPRO_SYS_DIR");
-
-	return dir && *dir ? dir : "/sys";
-}
-
-/* A zram device with a disk size: set up by someone. Names it. */
-static bool zram_configured(char *dev, size_t size)
-{
-	char path[PATH_MAX], v[32];
-	struct dirent *d;
-	bool found = false;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "%s/block", sys_dir());
-	dir = opendir(path);
-	while (dir && !found && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "zram", 4))
-			continue;
-		snprintf(path, sizeof(path), "%s/block/%s/disksize",
-			 sys_dir(), d->d_name);
-		if (!rr_read_file(path, v, sizeof(v)) && strcmp(v, "0")) {
-			snprintf(dev, size, "/dev/%s", d->d_name);
-			found = true;
-		}
-	}
-	if (dir)
-		closedir(dir);
-	return found;
-}
-
-static int undo_module(const char *name, bool verbose)
-{
-	const char *argv[] = { "modprobe", "-r", name, NULL };
-	char path[PATH_MAX];
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/module/%s", sys_dir(), name);
-	if (!rr_path_exists(path))
-		return 0;
-	/* Unloading zram removes every zram device, also a user's. */
-	if (!strcmp(name, "zram") && zram_configured(path, sizeof(path))) {
-		rr_warn("left module zram loaded: %s is configured (not by this run)",
-			path);
-		return LEFT;
-	}
-	ret = rr_run(argv, true);
-	if (ret)
-		return ret < 0 ? ret : -EBUSY;
-	if (verbose)
-		rr_msg("unloaded module %s", name);
-	return 0;
-}
-
-/* Remove a dynamic event of ours: disabled everywhere first. */
-static int undo_dynevent(const char *name, const char *dir, bool verbose)
-{
-	char path[PATH_MAX], cmd[256];
-	struct dirent *d;
-	DIR *inst;
-	int err;
-
-	snprintf(path, sizeof(path), "%s/events/%s", dir, name);
-	if (!rr_path_exists(path))
-		return 0;
-	snprintf(path, sizeof(path), "%s/events/%s/enable", dir, name);
-	rr_write_file(path, "0");
-	snprintf(path, sizeof(path), "%s/instances", dir);
-	inst = opendir(path);
-	while (inst && (d = readdir(inst))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/instances/%s/events/%s/enable",
-			 dir, d->d_name, name);
-		if (rr_path_exists(path))
-			rr_write_file(path, "0");
-	}
-	if (inst)
-		closedir(inst);
-	snprintf(path, sizeof(path), "%s/dynamic_events", dir);
-	snprintf(cmd, sizeof(cmd), "-:%s\n", name);
-	err = rr_append_file(path, cmd);
-	if (!err && verbose)
-		rr_msg("removed dynamic event %s", name);
-	return err;
 }
 
 /* The last value the run wrote to path after record i, or NULL. */
@@ -723,31 +451,22 @@ static int undo(const struct record *recs, int n, int i,
 		enum ksm_run_state *ksm_run, bool verbose)
 {
 	const struct record *r = &recs[i];
+	const struct journal_undo *const *h;
 	int err;
 
 	if (!strcmp(r->op, J_KNOB)) {
 		err = undo_knob(r->a1, r->a2, last_wrote(recs, n, i, r->a1),
 				verbose);
 		if (is_ksm_run(r->a1))
-			*ksm_run = err == LEFT ? RUN_LEFT : RUN_OURS;
+			*ksm_run = err == JOURNAL_LEFT ? RUN_JOURNAL_LEFT : RUN_OURS;
 		return err;
 	}
 	if (!strcmp(r->op, J_KSM_UNMERGE))
 		return undo_ksm_unmerge(*ksm_run, verbose);
-	if (!strcmp(r->op, J_SWAPON))
-		return undo_swapon(r->a1, r->a2, verbose);
-	if (!strcmp(r->op, J_ZRAM))
-		return undo_zram(r->a1, r->a2, verbose);
-	if (!strcmp(r->op, J_CGROUP))
-		return undo_rmdir(r->a1, verbose);
-	if (!strcmp(r->op, J_INSTANCE))
-		return journal_remove_instance(r->a1, verbose);
-	if (!strcmp(r->op, J_MOUNT))
-		return undo_mount(r->a1, verbose);
-	if (!strcmp(r->op, J_MODULE))
-		return undo_module(r->a1, verbose);
-	if (!strcmp(r->op, J_DYNEVENT))
-		return undo_dynevent(r->a1, r->a2, verbose);
+	/* The rest: each module's own handler (journal_undo.c's table). */
+	for (h = journal_undos; *h; h++)
+		if (!strcmp(r->op, (*h)->op))
+			return (*h)->undo(r->a1, r->a2, verbose);
 	return -EINVAL;
 }
 
@@ -840,7 +559,7 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 		    !strcmp(recs[i].op, J_BOOT))
 			continue;	/* facts for the records before them */
 		err = undo(recs, n, i, &ksm_run, verbose);
-		if (err == LEFT) {
+		if (err == JOURNAL_LEFT) {
 			res.left++;
 		} else if (err) {
 			rr_warn("could not undo %s %s: %s", recs[i].op,

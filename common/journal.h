@@ -92,10 +92,20 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st);
  * Remove a tracefs instance directory, its hist triggers first (triggers
  * that refer to each other keep it busy). 0, or a negative errno.
  */
-int journal_remove_instance(const char *dir, bool verbose);
-
-/* "ino=N" identifying /sys/block/zramID, for its journal record. */
-int journal_zram_ident(const char *id, char *buf, size_t size);
+/*
+ * Undoing one kind of record: registered by the module that makes the
+ * change, listed in journal_undo.c. Returns 0 (done, or nothing left to
+ * undo), JOURNAL_LEFT (the change is no longer the run's: left as it
+ * is, and said), or -errno.
+ */
+#define JOURNAL_LEFT 1
+struct journal_undo {
+	const char *op;
+	int (*undo)(const char *a1, const char *a2, bool verbose);
+};
+extern const struct journal_undo *const journal_undos[];
+/* rmdir(), retried while a task that just left keeps it busy. */
+int journal_rmdir(const char *dir, bool verbose);
 
 /* This boot's id (/proc/sys/kernel/random/boot_id), or "unknown". */
 const char *rr_boot_id(void);

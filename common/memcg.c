@@ -203,3 +203,11 @@ int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 		err = 0;
 	return err ? err : err2;
 }
+
+/* Undo: the group directory, once the tasks that were in it are gone. */
+static int undo_cgroup(const char *dir, const char *unused, bool verbose)
+{
+	return journal_rmdir(dir, verbose);
+}
+
+const struct journal_undo rr_undo_cgroup = { J_CGROUP, undo_cgroup };

@@ -7,7 +7,9 @@
  * replay removes the instance first and then them; only the suite's own
  * group is ever removed.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <tracefs.h>
 
@@ -15,6 +17,43 @@
 #include "journal.h"
 #include "probe.h"
 #include "util.h"
+
+/* ---- undo (registered in journal_undo.c) ---- */
+
+/* Remove a dynamic event of ours: disabled everywhere first. */
+static int undo_dynevent(const char *name, const char *dir, bool verbose)
+{
+	char path[PATH_MAX], cmd[256];
+	struct dirent *d;
+	DIR *inst;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, name);
+	if (!rr_path_exists(path))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%s/enable", dir, name);
+	rr_write_file(path, "0");
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	inst = opendir(path);
+	while (inst && (d = readdir(inst))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s/events/%s/enable",
+			 dir, d->d_name, name);
+		if (rr_path_exists(path))
+			rr_write_file(path, "0");
+	}
+	if (inst)
+		closedir(inst);
+	snprintf(path, sizeof(path), "%s/dynamic_events", dir);
+	snprintf(cmd, sizeof(cmd), "-:%s\n", name);
+	err = rr_append_file(path, cmd);
+	if (!err && verbose)
+		rr_msg("removed dynamic event %s", name);
+	return err;
+}
+
+const struct journal_undo rr_undo_dynevent = { J_DYNEVENT, undo_dynevent };
 
 static bool kprobe_available(struct rr_probe_setup *ps, int trigger_bracket,
 			     char *why, size_t len)

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/swap.h>
 
 #include "journal.h"
@@ -10,6 +14,173 @@
 #include "util.h"
 
 #define HOT_ADD "/sys/class/zram-control/hot_add"
+
+/* ---- undo (registered in journal_undo.c) and the ids it checks ---- */
+
+static bool swap_active(const char *dev)
+{
+	char line[512];
+	size_t len = strlen(dev);
+	bool found = false;
+	FILE *f = fopen("/proc/swaps", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, dev, len) &&
+		    (line[len] == ' ' || line[len] == '\t'))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/* "ino=N": the sysfs inode of /sys/block/zramID, new for each device. */
+static int zram_ident(const char *id, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	if (stat(path, &st))
+		return -errno;
+	snprintf(buf, size, "ino=%llu", (unsigned long long)st.st_ino);
+	return 0;
+}
+
+/*
+ * Is /sys/block/zramID still the device the record describes? ident
+ * holds "ino=N" and, for a swap, "disksize=BYTES"; a record with
+ * neither (an older journal) is trusted as before.
+ */
+static bool zram_is_ours(const char *id, const char *ident, char *why,
+			 size_t len)
+{
+	unsigned long long want, now = 0;
+	struct stat st = { 0 };
+	char path[PATH_MAX];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	p = strstr(ident, "ino=");
+	if (p && sscanf(p, "ino=%llu", &want) == 1 &&
+	    (stat(path, &st) || st.st_ino != want)) {
+		snprintf(why, len,
+			 "it is another device than the one this run created (sysfs inode %llu, not %llu)",
+			 (unsigned long long)st.st_ino, want);
+		return false;
+	}
+	p = strstr(ident, "disksize=");
+	snprintf(path, sizeof(path), "/sys/block/zram%s/disksize", id);
+	if (p && sscanf(p, "disksize=%llu", &want) == 1 &&
+	    (rr_read_ull(path, &now) || now != want)) {
+		snprintf(why, len,
+			 "its disksize is %llu bytes, not the %llu this run set",
+			 now, want);
+		return false;
+	}
+	return true;
+}
+
+static int undo_swapon(const char *dev, const char *ident, bool verbose)
+{
+	char why[256];
+
+	if (!swap_active(dev))
+		return 0;
+	if (!strncmp(dev, "/dev/zram", 9) &&
+	    !zram_is_ours(dev + 9, ident, why, sizeof(why))) {
+		rr_warn("left swap on %s: %s", dev, why);
+		return JOURNAL_LEFT;
+	}
+	if (swapoff(dev))
+		return -errno;
+	if (verbose)
+		rr_msg("swapoff %s", dev);
+	return 0;
+}
+
+static int undo_zram(const char *id, const char *ident, bool verbose)
+{
+	char path[PATH_MAX], why[256];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	if (!rr_path_exists(path))
+		return 0;
+	snprintf(path, sizeof(path), "/dev/zram%s", id);
+	if (!zram_is_ours(id, ident, why, sizeof(why)) || swap_active(path)) {
+		rr_warn("left /dev/zram%s: %s", id, swap_active(path) ?
+			"it is in use as swap, not by this run" : why);
+		return JOURNAL_LEFT;
+	}
+	snprintf(path, sizeof(path), "/sys/block/zram%s/reset", id);
+	err = rr_write_file(path, "1");
+	if (err)
+		return err;
+	err = rr_write_file("/sys/class/zram-control/hot_remove", id);
+	if (!err && verbose)
+		rr_msg("removed /dev/zram%s", id);
+	return err;
+}
+
+/*
+ * Where sysfs is for the module undo: RMAP_REPRO_SYS_DIR lets the unit
+ * tests stand a directory tree in for /sys/module and /sys/block.
+ */
+static const char *sys_dir(void)
+{
+	const char *dir = getenv("RMAP_REPRO_SYS_DIR");
+
+	return dir && *dir ? dir : "/sys";
+}
+
+/* A zram device with a disk size: set up by someone. Names it. */
+static bool zram_configured(char *dev, size_t size)
+{
+	char path[PATH_MAX], v[32];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/block", sys_dir());
+	dir = opendir(path);
+	while (dir && !found && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "zram", 4))
+			continue;
+		snprintf(path, sizeof(path), "%s/block/%s/disksize",
+			 sys_dir(), d->d_name);
+		if (!rr_read_file(path, v, sizeof(v)) && strcmp(v, "0")) {
+			snprintf(dev, size, "/dev/%s", d->d_name);
+			found = true;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+static int undo_module(const char *name, bool verbose)
+{
+	const char *argv[] = { "modprobe", "-r", name, NULL };
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/module/%s", sys_dir(), name);
+	if (!rr_path_exists(path))
+		return 0;
+	/* Unloading zram removes every zram device, also a user's. */
+	if (!strcmp(name, "zram") && zram_configured(path, sizeof(path))) {
+		rr_warn("left module zram loaded: %s is configured (not by this run)",
+			path);
+		return JOURNAL_LEFT;
+	}
+	ret = rr_run(argv, true);
+	if (ret)
+		return ret < 0 ? ret : -EBUSY;
+	if (verbose)
+		rr_msg("unloaded module %s", name);
+	return 0;
+}
 
 bool rr_swap_active(struct rr_swap *s)
 {
@@ -99,7 +270,7 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	err = rr_read_file(HOT_ADD, id, sizeof(id));
 	/* Its identity: a replay must never reset a device made later. */
 	if (!err)
-		err = journal_zram_ident(id, ident, sizeof(ident));
+		err = zram_ident(id, ident, sizeof(ident));
 	if (!err)
 		err = journal_record(J_ZRAM, id, ident);
 	if (err) {
@@ -142,3 +313,13 @@ void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size)
 		 s->size_kb >> 10,
 		 s->created ? "created for the run" : "already active");
 }
+
+static int undo_module_rec(const char *name, const char *unused,
+			   bool verbose)
+{
+	return undo_module(name, verbose);
+}
+
+const struct journal_undo rr_undo_swapon = { J_SWAPON, undo_swapon };
+const struct journal_undo rr_undo_zram = { J_ZRAM, undo_zram };
+const struct journal_undo rr_undo_module = { J_MODULE, undo_module_rec };

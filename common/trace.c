@@ -15,6 +15,95 @@
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 
+/* ---- undo (registered in journal_undo.c) ---- */
+
+/* Does a trigger file's text hold a trigger (a line not a comment)? */
+static bool has_trigger(const char *text)
+{
+	const char *l;
+
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (*l != '#' && *l != '\n')
+			return true;
+	return false;
+}
+
+/*
+ * Hist triggers that refer to each other's variables keep the instance
+ * busy: its rmdir fails with EBUSY. Opening a trigger file with O_TRUNC
+ * removes the event's triggers unless another trigger still refers to
+ * them; a few passes remove them all, those that refer first.
+ */
+static void clear_triggers(const char *inst)
+{
+	char path[PATH_MAX], text[4096];
+	struct dirent *s, *e;
+	DIR *sys, *evd;
+	int pass, left = 1;
+
+	for (pass = 0; pass < 8 && left; pass++) {
+		left = 0;
+		snprintf(path, sizeof(path), "%s/events", inst);
+		sys = opendir(path);
+		while (sys && (s = readdir(sys))) {
+			if (s->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s", inst,
+				 s->d_name);
+			evd = opendir(path);
+			while (evd && (e = readdir(evd))) {
+				if (e->d_name[0] == '.')
+					continue;
+				snprintf(path, sizeof(path),
+					 "%s/events/%s/%s/trigger", inst,
+					 s->d_name, e->d_name);
+				if (rr_read_file(path, text, sizeof(text)) ||
+				    !has_trigger(text))
+					continue;
+				left++;
+				rr_write_file(path, "");
+			}
+			if (evd)
+				closedir(evd);
+		}
+		if (sys)
+			closedir(sys);
+	}
+}
+
+int rr_trace_remove_instance(const char *dir, bool verbose)
+{
+	if (rr_path_exists(dir))
+		clear_triggers(dir);
+	return journal_rmdir(dir, verbose);
+}
+
+static int undo_mount(const char *dir, bool verbose)
+{
+	if (!rr_mounted(dir, NULL))
+		return 0;
+	if (umount(dir))
+		return -errno;
+	if (verbose)
+		rr_msg("unmounted %s", dir);
+	return 0;
+}
+
+static int undo_instance(const char *dir, const char *unused, bool verbose)
+{
+	return rr_trace_remove_instance(dir, verbose);
+}
+
+static int undo_mount_rec(const char *dir, const char *unused, bool verbose)
+{
+	return undo_mount(dir, verbose);
+}
+
+const struct journal_undo rr_undo_instance = { J_INSTANCE, undo_instance };
+const struct journal_undo rr_undo_mount = { J_MOUNT, undo_mount_rec };
+
+/* ---- tracing ---- */
+
 int rr_trace_mount(char *why, size_t len)
 {
 	int err;
@@ -48,7 +137,7 @@ int rr_trace_sweep(void)
 			continue;
 		snprintf(path, sizeof(path), "%s/instances/%s",
 			 tracefs_tracing_dir(), list[i]);
-		if (!journal_remove_instance(path, false)) {
+		if (!rr_trace_remove_instance(path, false)) {
 			rr_msg("removed stale tracefs instance %s", list[i]);
 			n++;
 		}

@@ -37,6 +37,8 @@ struct rr_trace {
 int rr_trace_mount(char *why, size_t len);
 /* Remove instances left by runs that died (their PID is gone). */
 int rr_trace_sweep(void);
+/* Remove an instance: its hist triggers first, rmdir retried. */
+int rr_trace_remove_instance(const char *dir, bool verbose);
 bool rr_trace_event_exists(const char *system, const char *event);
 int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len);

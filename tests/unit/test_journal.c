@@ -351,6 +351,30 @@ static void test_module_undo(void)
 	module_env_end(old_path);
 }
 
+/* Every kind of change a module journals has its undo registered. */
+static void test_undo_table(void)
+{
+	static const char *const ops[] = {
+		J_SWAPON, J_ZRAM, J_CGROUP, J_INSTANCE, J_MOUNT, J_MODULE,
+		J_DYNEVENT,
+	};
+	const struct journal_undo *const *h;
+	size_t i, found, n = 0;
+
+	for (h = journal_undos; *h; h++)
+		n++;
+	CHECK_EQ(n, ARRAY_SIZE(ops));
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		found = 0;
+		for (h = journal_undos; *h; h++)
+			if (!strcmp((*h)->op, ops[i]) && (*h)->undo)
+				found++;
+		if (found != 1)
+			printf("    # %s: %zu handlers\n", ops[i], found);
+		CHECK_EQ(found, 1);
+	}
+}
+
 /* A knob the run also switches outside the journal comes back anyway. */
 static void test_volatile_knob(void)
 {
@@ -491,7 +515,8 @@ static void test_lock_inherited(void)
 	rr_lock_release();
 }
 
-TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo), T(test_reverse_order),
+TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
+	  T(test_undo_table), T(test_reverse_order),
 	  T(test_bracketed_value), T(test_empty_original),
 	  T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
