@@ -212,6 +212,12 @@ bool rr_swap_zram_possible(char *why, size_t len)
 {
 	char val[8];
 
+	/* A zram swap is made with util-linux's mkswap: a need, declared. */
+	if (!rr_have_command("mkswap")) {
+		snprintf(why, len,
+			 "no swap is active and mkswap (util-linux) is not in PATH to make a zram swap");
+		return false;
+	}
 	if (rr_path_exists(HOT_ADD))
 		return true;
 	if (rr_kconfig("ZRAM", val, sizeof(val)) == 1 && !strcmp(val, "m") &&

@@ -341,6 +341,27 @@ bool rr_parse_double(const char *s, double *val)
 	return !errno && *end == '\0';
 }
 
+bool rr_have_command(const char *name)
+{
+	const char *path = getenv("PATH");
+	char dir[PATH_MAX], file[PATH_MAX + 256];
+	size_t n;
+
+	if (!path || !*path)
+		path = "/usr/sbin:/usr/bin:/sbin:/bin";
+	while (*path) {
+		n = strcspn(path, ":");
+		snprintf(dir, sizeof(dir), "%.*s", (int)n, path);
+		snprintf(file, sizeof(file), "%s/%s", n ? dir : ".", name);
+		if (!access(file, X_OK))
+			return true;
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return false;
+}
+
 int rr_run(const char *const argv[], bool quiet_out)
 {
 	posix_spawn_file_actions_t fa;

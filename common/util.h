@@ -78,6 +78,8 @@ int rr_parse_dec(const char *s, unsigned long long *val);
 bool rr_parse_ull(const char *s, unsigned long long *val);
 bool rr_parse_double(const char *s, double *val);
 
+/* Is there an executable NAME in $PATH? */
+bool rr_have_command(const char *name);
 /* Run a program (no shell) and wait; returns its exit status or -errno. */
 int rr_run(const char *const argv[], bool quiet);
 

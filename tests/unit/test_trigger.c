@@ -7,9 +7,13 @@
  * backs off from a contended lock.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "bracket.h"
 #include "harness.h"
+#include "swap.h"
 #include "trigger.h"
 #include "util.h"
 
@@ -78,6 +82,31 @@ static void test_table(void)
 	}
 }
 
+/* Needs are checked, not assumed: no mkswap, no zram swap to make. */
+static void test_mkswap_needed(void)
+{
+	const char *tmp = getenv("TEST_TMPDIR");
+	char dir[256], file[300], old[4096], why[256] = "";
+	int fd;
+
+	snprintf(old, sizeof(old), "%s", getenv("PATH") ? getenv("PATH") : "");
+	snprintf(dir, sizeof(dir), "%s/rr-path-XXXXXX", tmp ? tmp : "/tmp");
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(file, sizeof(file), "%s/mkswap", dir);
+	setenv("PATH", dir, 1);
+	CHECK(!rr_have_command("mkswap"));
+	CHECK(!rr_swap_zram_possible(why, sizeof(why)));
+	CHECK_CONTAINS(why, "mkswap (util-linux) is not in PATH");
+	fd = open(file, O_CREAT | O_WRONLY, 0755);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(rr_have_command("mkswap"));
+	CHECK(!rr_have_command("no-such-command"));
+	setenv("PATH", old, 1);
+	unlink(file);
+	rmdir(dir);
+}
+
 static void test_fire_unknown(void)
 {
 	struct rr_trigger_ctx ctx = { 0 };
@@ -88,4 +117,4 @@ static void test_fire_unknown(void)
 }
 
 TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules), T(test_table),
-	  T(test_fire_unknown))
+	  T(test_mkswap_needed), T(test_fire_unknown))
