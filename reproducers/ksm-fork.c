@@ -41,6 +41,7 @@ static unsigned long long pages = 2000;
 static unsigned long long split_every = 2;
 static unsigned long long identical = 256;
 static unsigned long long children = 32;
+static unsigned long long depth = 1;
 static int order;
 
 enum { FORK_THEN_MERGE, MERGE_THEN_FORK };
@@ -60,8 +61,11 @@ static const struct rr_opt opts[] = {
 	  "pages filled with identical content in every process, spread evenly; the rest stay unpopulated. 0: every page",
 	  .min = 2, .max = 4000000, .zero_ok = true },
 	{ "children", OPT_UINT, &children, "N",
-	  "processes forked by the parent; each maps the whole pattern",
+	  "processes forked by the parent (and, with --depth, by each member above the last level); each maps the whole pattern",
 	  .min = 1, .max = MAX_CHILDREN },
+	{ "depth", OPT_UINT, &depth, "D",
+	  "levels of the family tree, as in the kernel selftest mm/rmap.c: 1, the parent's children only; 2, their children too, and so on (at most 1024 members in all)",
+	  .min = 1, .max = 10 },
 	{ "order", OPT_ENUM, &order, "ORDER",
 	  "fork-then-merge (the children rewrite their pages, then KSM merges across the family) or merge-then-fork (the children inherit the parent's KSM pages, and every KSM walk visits children x VMAs)",
 	  .choices = order_names },
@@ -74,8 +78,27 @@ static const enum rr_page_type cases[] = {
 	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
 };
 
+/* Members of a tree of `depth` levels, `children` forks per member. */
+static unsigned long long family_size(void)
+{
+	unsigned long long n = 0, level = 1;
+	unsigned long long d;
+
+	for (d = 0; d < depth && n <= MAX_CHILDREN; d++) {
+		level *= children;
+		n += level;
+	}
+	return n;
+}
+
 static bool check(char *why, size_t len)
 {
+	if (family_size() > MAX_CHILDREN) {
+		snprintf(why, len,
+			 "--children %llu --depth %llu: more than %d members",
+			 children, depth, MAX_CHILDREN);
+		return false;
+	}
 	if (identical > pages) {
 		snprintf(why, len, "--identical %llu is more than --pages %llu",
 			 identical, pages);
@@ -98,22 +121,15 @@ static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
 }
 
 struct family {
-	int hold[2];		/* children wait for EOF on hold[0] */
+	int hold[2];		/* every member waits for EOF on hold[0] */
 	int pids[MAX_CHILDREN];
-	size_t vmas_parent;
 };
 
-/* A child: rewrite (copy on write) if asked, say ready, hold. */
-static void child_main(struct rr_pattern *p, bool rewrite, int ready,
-		       int hold, pid_t parent)
+static void rewrite_pages(struct rr_pattern *p)
 {
 	size_t ps = rr_page_size(), i;
-	char b = 1;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	for (i = 0; rewrite && i < p->filled; i++) {
+	for (i = 0; i < p->filled; i++) {
 		size_t k = rr_pattern_filled_index(p, i);
 		volatile char *c = p->addr + k * ps;
 		bool ro = k % p->spec.split_every == 0;
@@ -129,13 +145,46 @@ static void child_main(struct rr_pattern *p, bool rewrite, int ready,
 		if (ro && mprotect((void *)c, ps, PROT_READ))
 			_exit(1);
 	}
-	if (write(ready, &b, 1) != 1)
+}
+
+/*
+ * A member at `level` (1: a child of the measuring process): rewrite if
+ * asked (copy on write), fork its own children below the last level,
+ * send its pid, hold until the measuring process closes the hold pipe.
+ */
+static void member(struct rr_pattern *p, bool rewrite, int ready, int hold,
+		   pid_t parent, unsigned long long level)
+	__attribute__((noreturn));
+
+static void member(struct rr_pattern *p, bool rewrite, int ready, int hold,
+		   pid_t parent, unsigned long long level)
+{
+	pid_t me = getpid(), pid;
+	unsigned long long i;
+	char b;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	if (rewrite)
+		rewrite_pages(p);
+	for (i = 0; level < depth && i < children; i++) {
+		pid = fork();
+		if (!pid)
+			member(p, rewrite, ready, hold, me, level + 1);
+		/* a failed fork shows as a member that never got ready */
+	}
+	if (write(ready, &me, sizeof(me)) != sizeof(me))
 		_exit(1);
 	while (read(hold, &b, 1) < 0 && errno == EINTR)
 		;
 	_exit(0);
 }
 
+/*
+ * Kill every member and reap it: the measuring process is their
+ * subreaper, so the orphans of a killed member come back to it.
+ */
 static void reap(struct rr_pattern *p)
 {
 	struct family *f = p->priv;
@@ -144,11 +193,10 @@ static void reap(struct rr_pattern *p)
 	if (!f)
 		return;
 	close(f->hold[1]);
-	for (i = 0; i < p->nr_pids; i++) {
+	for (i = 0; i < p->nr_pids; i++)
 		kill(f->pids[i], SIGKILL);
-		while (waitpid(f->pids[i], NULL, 0) < 0 && errno == EINTR)
-			;
-	}
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
 	free(f);
 	p->priv = NULL;
 	p->pids = NULL;
@@ -159,11 +207,11 @@ static void reap(struct rr_pattern *p)
 static int spawn(struct rr_pattern *p, bool rewrite, char *why, size_t len)
 {
 	unsigned long lo = (unsigned long)p->addr, hi = lo + p->len;
+	unsigned long long want = family_size(), i;
 	struct family *f = calloc(1, sizeof(*f));
 	pid_t parent = getpid(), pid;
-	size_t got = 0, in;
-	int ready[2], err = 0, i;
-	char buf[64];
+	int ready[2], err = 0, k;
+	size_t in;
 	ssize_t r;
 
 	if (!f)
@@ -181,43 +229,44 @@ static int spawn(struct rr_pattern *p, bool rewrite, char *why, size_t len)
 	}
 	p->priv = f;
 	p->pids = f->pids;
-	f->vmas_parent = p->vmas;
+	/* Orphans of a member killed first are reaped here, not by init. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
-	for (i = 0; i < (int)children; i++) {
+	for (i = 0; i < children; i++) {
 		pid = fork();
 		if (pid < 0) {
 			err = -errno;
-			snprintf(why, len, "fork child %d: %s", i + 1,
+			snprintf(why, len, "fork child %llu: %s", i + 1,
 				 strerror(errno));
 			break;
 		}
 		if (!pid) {
 			close(ready[0]);
 			close(f->hold[1]);
-			child_main(p, rewrite, ready[1], f->hold[0], parent);
+			member(p, rewrite, ready[1], f->hold[0], parent, 1);
 		}
-		f->pids[p->nr_pids++] = pid;
 	}
 	close(ready[1]);
 	close(f->hold[0]);
-	while (got < (size_t)p->nr_pids) {
-		r = read(ready[0], buf, sizeof(buf));
+	/* Each member sends its pid when ready; EOF when all have gone. */
+	while ((unsigned long long)p->nr_pids < want) {
+		r = read(ready[0], &pid, sizeof(pid));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r != sizeof(pid))
 			break;
-		got += r;
+		f->pids[p->nr_pids++] = pid;
 	}
 	close(ready[0]);
-	if (!err && got < (size_t)p->nr_pids) {
-		snprintf(why, len, "%zu of %d children got ready", got,
-			 p->nr_pids);
+	if (!err && (unsigned long long)p->nr_pids < want) {
+		snprintf(why, len, "%d of %llu members of the family got ready",
+			 p->nr_pids, want);
 		err = -ECHILD;
 	}
-	for (i = 0; !err && i < p->nr_pids; i++) {
-		err = rr_maps_count_pid(f->pids[i], lo, hi, &in, NULL);
+	for (k = 0; !err && k < p->nr_pids; k++) {
+		err = rr_maps_count_pid(f->pids[k], lo, hi, &in, NULL);
 		if (err)
-			snprintf(why, len, "/proc/%d/maps: %s", f->pids[i],
+			snprintf(why, len, "/proc/%d/maps: %s", f->pids[k],
 				 strerror(-err));
 		else
 			p->vmas += in;
@@ -305,6 +354,7 @@ static void describe(struct rr_result *res)
 	rr_result_param(res, "split_every", split_every);
 	rr_result_param(res, "identical_pages", filled());
 	rr_result_param(res, "children", children);
+	rr_result_param(res, "depth", depth);
 	rr_result_param_text(res, "order", order_names[order]);
 	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
 }
@@ -323,6 +373,10 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 		     order == FORK_THEN_MERGE ?
 		     "it forks the children, each rewrites its identical pages (copy on write), then KSM merges across the family: a child's pages sit in its VMAs' own anon_vmas, the parent's in the root anon_vma that every process's VMAs are chained to, and every walk takes the root's lock" :
 		     "KSM merges its pages, then it forks the children, which inherit the KSM pages: each KSM walk visits the VMAs of every process");
+	if (depth > 1)
+		o += snprintf(buf + o, o < len ? len - o : 0,
+			      ". The children form a tree of %llu levels, %llu children per member above the last: %llu members",
+			      depth, children, family_size());
 	o += snprintf(buf + o, o < len ? len - o : 0,
 		      ". Processes and VMAs of the pattern summed over their /proc/PID/maps:");
 	for (i = 0; i < res->nr_cases && o < len; i++) {

@@ -68,6 +68,17 @@ for order in fork-then-merge merge-then-fork; do
 	assert_same "$order: the machine is as before" "$before" "$after"
 done
 
+# A tree (--depth 2, 2 children per member): 1 + 2 + 4 processes.
+"$bin/ksm-fork" --runs 1 --pages $pages --identical 64 --children 2 \
+	--depth 2 --order merge-then-fork --format json >"$work/tree.json" \
+	2>"$work/tree.err"
+rc=$?
+assert_jq "a tree of depth 2: 7 processes and their VMAs counted per case (exit $rc)" \
+	"$work/tree.json" ".pattern.depth == 2 and (.cases | all(.pattern.processes == 7 and .pattern.vmas == $((pages * 7))))"
+assert "a tree: no member is left" [ -z "$(children_of)" ]
+"$bin/ksm-fork" --children 8 --depth 4 >"$work/big.out" 2>&1
+assert "a tree of more than 1024 members is a usage error (exit 2)" [ $? = 2 ]
+
 # SIGKILL of the reproducer inside its trigger: the measuring process
 # and the family die with it; scripts/restore puts the machine back.
 set -m
