@@ -57,11 +57,19 @@ static bool transient(int status)
 static long move_numa(unsigned long count, void **pages, const int *nodes,
 		      int *status, void *ctx)
 {
-	return numa_move_pages(0, count, pages, nodes, status,
+	int pid = ctx ? *(const int *)ctx : 0;
+
+	return numa_move_pages(pid, count, pages, nodes, status,
 			       nodes ? MPOL_MF_MOVE_ALL : 0);
 }
 
 int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
+{
+	return rr_migrate_pages_pid(0, pages, n, st);
+}
+
+int rr_migrate_pages_pid(int pid, void **pages, size_t n,
+			 struct rr_migrate_stats *st)
 {
 	int *status = calloc(n, sizeof(int)), *target = calloc(n, sizeof(int));
 	int nodes[64], nr_nodes, err = 0;
@@ -78,14 +86,14 @@ int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
 		goto out;
 	}
 	/* Where is each page now? (nodes == NULL: query only) */
-	if (move_numa(n, pages, NULL, status, NULL)) {
+	if (move_numa(n, pages, NULL, status, &pid)) {
 		err = -errno;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		target[i] = status[i] >= 0 ?
 			    next_node(nodes, nr_nodes, status[i]) : nodes[1];
-	err = rr_migrate_retry(pages, target, n, move_numa, NULL, st);
+	err = rr_migrate_retry(pages, target, n, move_numa, &pid, st);
 out:
 	free(status);
 	free(target);

@@ -28,6 +28,9 @@ struct rr_migrate_stats {
  * every page moved, -errno of the first failure otherwise.
  */
 int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st);
+/* The same for pages of another process (pid 0: this one). */
+int rr_migrate_pages_pid(int pid, void **pages, size_t n,
+			 struct rr_migrate_stats *st);
 
 /*
  * move_pages() as the retry loop sees it: move count pages to nodes[],

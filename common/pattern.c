@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -253,6 +254,9 @@ int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
 
 void rr_pattern_free(struct rr_pattern *p)
 {
+	free(p->refs);
+	p->refs = NULL;
+	p->nr_refs = 0;
 	if (p->addr)
 		munmap(p->addr, p->len);
 	if (p->memfd >= 0)

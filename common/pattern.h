@@ -52,6 +52,16 @@ struct rr_pattern {
 	 */
 	int *pids;
 	int nr_pids;
+	/*
+	 * The pages a trigger that acts on pages (migrate) moves, across
+	 * processes, set by a reproducer (e.g. one mapping per frame of a
+	 * family); NULL: this process's filled pages. Freed with it.
+	 */
+	struct rr_page_ref {
+		int pid;		/* 0: this process */
+		char *addr;
+	} *refs;
+	size_t nr_refs;
 	void *priv;		/* the reproducer's own */
 };
 

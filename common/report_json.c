@@ -79,7 +79,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 
 	json_obj_begin(j, NULL);
 	json_str(j, "page_type", rr_page_type_name(c->type));
-	json_str(j, "what", rr_case_what(c->type));
+	json_str(j, "what", c->what[0] ? c->what : rr_case_what(c->type));
 	json_str(j, "trigger", rr_trigger_names[r->trigger]);
 	json_str(j, "probe", d->id);
 	json_obj_begin(j, "probe_detail");

@@ -353,6 +353,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	for (i = 0; i < r->nr_cases; i++) {
 		snprintf(buf, sizeof(buf), "%s: %s",
 			 rr_page_type_name(r->cases[i].type),
+			 r->cases[i].what[0] ? r->cases[i].what :
 			 rr_case_what(r->cases[i].type));
 		field(f, i ? "" : "Cases", buf);
 	}

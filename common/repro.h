@@ -84,6 +84,8 @@ struct rr_repro {
 	 * cases' counted VMAs), made by the parent before reporting.
 	 */
 	void (*sentence)(const struct rr_result *res, char *buf, size_t len);
+	/* A case in the report's own words; NULL or "": the default. */
+	const char *(*case_what)(enum rr_page_type t);
 	const struct rr_repro_ops *ops;	/* NULL: the defaults */
 	/*
 	 * The triggers it can use (enum rr_trigger, ending with 0), best

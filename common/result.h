@@ -69,6 +69,7 @@ struct rr_oracle {
 
 struct rr_case_result {
 	enum rr_page_type type;
+	char what[192];			/* the reproducer's words; "": default */
 	bool ran;
 	char error[256];		/* set: the case failed */
 	/*

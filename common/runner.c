@@ -403,8 +403,17 @@ static int supervise(pid_t child, const sigset_t *set, int *status,
 
 static int finish(const struct rr_repro *r, struct rr_result *res, int sig)
 {
+	int n;
+
 	if (res->nr_cases && r->sentence)
 		r->sentence(res, res->pattern_text, sizeof(res->pattern_text));
+	for (n = 0; r->case_what && n < res->nr_cases; n++) {
+		const char *w = r->case_what(res->cases[n].type);
+
+		if (w)
+			snprintf(res->cases[n].what, sizeof(res->cases[n].what),
+				 "%s", w);
+	}
 	report(res);
 	rr_lock_release();
 	if (sig) {

@@ -23,32 +23,68 @@ static bool available(char *why, size_t len)
 	return rr_bracket_available(RR_BR_MIGRATE, why, len);
 }
 
-static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
+/* move_pages() of one process's pages in refs[0..n) (one pid). */
+static int move_of(int pid, const struct rr_page_ref *refs, size_t n,
+		   struct rr_migrate_stats *sum)
 {
-	const struct rr_pattern *p = ctx->pattern;
 	struct rr_migrate_stats st;
-	void **pages;
+	void **pages = calloc(n ? n : 1, sizeof(*pages));
 	size_t i;
 	int err;
 
-	/* Every filled page: a KSM page moves once, then stays put. */
-	pages = calloc(p->filled ? p->filled : 1, sizeof(*pages));
 	if (!pages)
 		return -ENOMEM;
-	for (i = 0; i < p->filled; i++)
-		pages[i] = p->addr + rr_pattern_filled_index(p, i) *
-			   rr_page_size();
-	err = rr_migrate_pages(pages, p->filled, &st);
+	for (i = 0; i < n; i++)
+		pages[i] = refs[i].addr;
+	err = rr_migrate_pages_pid(pid, pages, n, &st);
 	free(pages);
+	sum->moved += st.moved;
+	sum->failed += st.failed;
+	if (!sum->first_error)
+		sum->first_error = st.first_error;
+	if (st.tries > sum->tries)
+		sum->tries = st.tries;
+	return err;
+}
+
+static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
+{
+	const struct rr_pattern *p = ctx->pattern;
+	struct rr_migrate_stats st = { 0 };
+	struct rr_page_ref *refs = p->refs;
+	size_t n = p->refs ? p->nr_refs : p->filled, i, j;
+	int err = 0, e, procs = 0;
+
+	/* Every filled page: a KSM page moves once, then stays put. */
+	if (!refs) {
+		refs = calloc(n ? n : 1, sizeof(*refs));
+		if (!refs)
+			return -ENOMEM;
+		for (i = 0; i < n; i++)
+			refs[i].addr = p->addr + rr_pattern_filled_index(p, i) *
+				       rr_page_size();
+	}
+	/* One move_pages() per process, its pages in a row. */
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && refs[j].pid == refs[i].pid; j++)
+			;
+		e = move_of(refs[i].pid, refs + i, j - i, &st);
+		if (e && !err)
+			err = e;
+		procs++;
+	}
+	if (refs != p->refs)
+		free(refs);
 	/* Every page accounted for: failures are the oracle's to judge. */
-	if (err && ctx->failures_are_data && st.moved + st.failed == p->filled)
+	if (err && ctx->failures_are_data && st.moved + st.failed == n)
 		err = 0;
 
 	ctx->moved += st.moved;
 	ctx->failed += st.failed;
 	snprintf(how, len,
-		 "move_pages(MPOL_MF_MOVE_ALL) of %zu pages to the next node: %lu moved, %lu failed%s%s (%u tries)",
-		 p->filled, st.moved, st.failed, st.failed ? ": " : "",
+		 "move_pages(MPOL_MF_MOVE_ALL) of %zu pages%s to the next node: %lu moved, %lu failed%s%s (%u tries)",
+		 n, procs > 1 ? " of the family's processes" : "", st.moved,
+		 st.failed, st.failed ? ": " : "",
 		 st.failed ? strerror(-st.first_error) : "", st.tries);
 	return err;
 }

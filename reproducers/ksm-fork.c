@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -321,11 +322,90 @@ static int merge(const struct rr_repro *r, struct rr_pattern *p,
 	return err;
 }
 
+struct frame {
+	uint64_t pfn;
+	struct rr_page_ref ref;
+};
+
+static int by_frame(const void *a, const void *b)
+{
+	const struct frame *x = a, *y = b;
+
+	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
+}
+
+static int by_process(const void *a, const void *b)
+{
+	const struct rr_page_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * After fork-then-merge the members' pages are frames of their own (the
+ * anon control's copies) or KSM pages of the whole family: the pages a
+ * migration must move are one mapping of each frame, in whichever
+ * process maps it (pagemap frame numbers; without them, the parent's
+ * pages alone).
+ */
+static void family_refs(struct rr_pattern *p)
+{
+	size_t ps = rr_page_size(), n = p->filled * (1 + p->nr_pids), k = 0;
+	struct frame *all = calloc(n ? n : 1, sizeof(*all));
+	size_t i, u;
+	char path[64];
+	uint64_t ent;
+	int m, fd;
+
+	if (!all)
+		return;
+	for (m = -1; m < p->nr_pids; m++) {
+		if (m < 0)
+			snprintf(path, sizeof(path), "/proc/self/pagemap");
+		else
+			snprintf(path, sizeof(path), "/proc/%d/pagemap",
+				 p->pids[m]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		for (i = 0; fd >= 0 && i < p->filled; i++) {
+			char *va = p->addr + rr_pattern_filled_index(p, i) * ps;
+
+			if (pread(fd, &ent, sizeof(ent),
+				  (off_t)((uintptr_t)va / ps) * sizeof(ent)) !=
+			    sizeof(ent) || !(ent >> 63 & 1) ||
+			    !(ent & ((1ULL << 55) - 1)))
+				continue;
+			all[k].pfn = ent & ((1ULL << 55) - 1);
+			all[k].ref.pid = m < 0 ? 0 : p->pids[m];
+			all[k].ref.addr = va;
+			k++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!k) {
+		free(all);
+		return;
+	}
+	qsort(all, k, sizeof(*all), by_frame);
+	p->refs = calloc(k, sizeof(*p->refs));
+	for (i = 0, u = 0; p->refs && i < k; i++)
+		if (!i || all[i].pfn != all[i - 1].pfn)
+			p->refs[u++] = all[i].ref;
+	p->nr_refs = p->refs ? u : 0;
+	if (p->refs)
+		qsort(p->refs, u, sizeof(*p->refs), by_process);
+	free(all);
+}
+
 static int after_merge(const struct rr_repro *r, enum rr_page_type t,
 		       struct rr_pattern *p, char *why, size_t len)
 {
-	if (order != MERGE_THEN_FORK)
+	if (order == FORK_THEN_MERGE) {
+		family_refs(p);
 		return 0;
+	}
 	return spawn(p, false, why, len);
 }
 
@@ -395,6 +475,20 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 	}
 }
 
+static const char *case_what(enum rr_page_type t)
+{
+	switch (t) {
+	case RR_PT_KSM:
+		return "KSM-merged anonymous pages mapped by every member of the family (rmap_walk_ksm)";
+	case RR_PT_ANON:
+		return "the same family on plain anonymous pages, no KSM (rmap_walk_anon, control)";
+	case RR_PT_FILE:
+		return "the same family on a MAP_SHARED memfd (shmem), each page shared by every member (rmap_walk_file, control)";
+	default:
+		return NULL;
+	}
+}
+
 static const struct rr_repro ksm_fork = {
 	.name = "ksm-fork",
 	.summary = "Reproduce long KSM rmap walks in a fork family: a parent maps --pages pages split into VMAs by mprotect(), fills --identical of them and forks --children; with --order fork-then-merge the children rewrite their pages and KSM merges across the family, with merge-then-fork the children inherit the parent's KSM pages and every KSM walk visits children x VMAs. A trigger then walks the KSM pages while a victim thread in the parent measures how long mprotect() waits. The same family on plain anonymous pages and on a MAP_SHARED memfd are the controls. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
@@ -406,6 +500,7 @@ static const struct rr_repro ksm_fork = {
 	.spec = spec,
 	.describe = describe,
 	.sentence = sentence,
+	.case_what = case_what,
 	.ops = &ops,
 };
 

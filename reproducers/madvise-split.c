@@ -221,6 +221,14 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 			 "; then the other pages faulted in and zapped with MADV_DONTNEED: +0 VMAs (checked after every build)");
 }
 
+/* The file control is not split by MADV_MERGEABLE: say what it is. */
+static const char *case_what(enum rr_page_type t)
+{
+	if (t == RR_PT_FILE && advices[advice].madv == MADV_MERGEABLE)
+		return "the same mapping and advice on a MAP_SHARED memfd (shmem), where the kernel ignores MADV_MERGEABLE: one VMA, see the Pattern line (rmap_walk_file, control)";
+	return NULL;
+}
+
 static const struct rr_repro madvise_split = {
 	.name = "madvise-split",
 	.summary = "Reproduce long KSM rmap walks on VMAs split by madvise(): one anonymous mapping of --pages pages, every --split-every'th page given --advice (MADV_MERGEABLE by default, the way KSM users opt parts of a mapping in), so that its VMAs share one anon_vma; --identical pages merged by KSM; then a trigger walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. --dontneed adds MADV_DONTNEED churn, which splits nothing. The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls; each case's VMAs are counted, not assumed. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
@@ -232,6 +240,7 @@ static const struct rr_repro madvise_split = {
 	.spec = spec,
 	.describe = describe,
 	.sentence = sentence,
+	.case_what = case_what,
 	.ops = &ops,
 };
 
