@@ -204,3 +204,14 @@ void rr_opts_help(FILE *f, const char *usage, const char *summary,
 	}
 	fprintf(f, "  --help                  this text\n");
 }
+
+bool rr_opt_at_most(const char *opt, unsigned long long v,
+		    const char *limit_opt, unsigned long long limit,
+		    char *why, size_t len)
+{
+	if (v <= limit)
+		return true;
+	snprintf(why, len, "--%s %llu is more than --%s %llu", opt, v,
+		 limit_opt, limit);
+	return false;
+}

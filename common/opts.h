@@ -38,6 +38,14 @@ struct rr_opt {
 #define RR_OPT_END { .name = NULL }
 
 /*
+ * For a reproducer's check(): false, with "--OPT V is more than --LIMIT
+ * L" in why, when v > limit.
+ */
+bool rr_opt_at_most(const char *opt, unsigned long long v,
+		    const char *limit_opt, unsigned long long limit,
+		    char *why, size_t len);
+
+/*
  * Parse argv against a NULL-terminated list of tables. Returns 0 when
  * the run should go on, 1 after --help was asked for, -1 on a usage error
  * (the message is in err). Nothing outside *ptr is changed.

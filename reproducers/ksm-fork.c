@@ -100,16 +100,10 @@ static bool check(char *why, size_t len)
 			 children, depth, MAX_CHILDREN);
 		return false;
 	}
-	if (identical > pages) {
-		snprintf(why, len, "--identical %llu is more than --pages %llu",
-			 identical, pages);
+	if (!rr_opt_at_most("identical", identical, "pages", pages, why, len))
 		return false;
-	}
-	if (split_every > pages) {
-		snprintf(why, len, "--split-every %llu is more than --pages %llu",
-			 split_every, pages);
+	if (!rr_opt_at_most("split-every", split_every, "pages", pages, why, len))
 		return false;
-	}
 	return true;
 }
 

@@ -80,11 +80,8 @@ static bool check(char *why, size_t len)
 			 pages);
 		return false;
 	}
-	if (split_every > pages) {
-		snprintf(why, len, "--split-every %llu is more than --pages %llu",
-			 split_every, pages);
+	if (!rr_opt_at_most("split-every", split_every, "pages", pages, why, len))
 		return false;
-	}
 	return true;
 }
 

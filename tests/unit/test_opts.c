@@ -142,5 +142,16 @@ static void test_help(void)
 	free(buf);
 }
 
-TEST_MAIN(T(test_values), T(test_ranges), T(test_numbers),
+/* A reproducer's cross-option check says both options and values. */
+static void test_at_most(void)
+{
+	char why[128] = "";
+
+	CHECK(rr_opt_at_most("identical", 16, "pages", 16, why, sizeof(why)));
+	CHECK_STR(why, "");
+	CHECK(!rr_opt_at_most("identical", 17, "pages", 16, why, sizeof(why)));
+	CHECK_STR(why, "--identical 17 is more than --pages 16");
+}
+
+TEST_MAIN(T(test_at_most), T(test_values), T(test_ranges), T(test_numbers),
 	  T(test_errors), T(test_help))
