@@ -46,6 +46,21 @@ static bool fill_on_split(const struct rr_pattern_spec *s)
 	return s->split_advice == MADV_MERGEABLE;
 }
 
+size_t rr_pattern_spec_filled(const struct rr_pattern_spec *s)
+{
+	size_t n = s->identical && s->identical < s->pages ? s->identical :
+		   s->pages;
+	size_t slots;
+
+	/* with MADV_MERGEABLE, only the advised pages are filled */
+	if (fill_on_split(s)) {
+		slots = (s->pages + s->split_every - 1) / s->split_every;
+		if (n > slots)
+			n = slots;
+	}
+	return n;
+}
+
 size_t rr_pattern_filled_index(const struct rr_pattern *p, size_t i)
 {
 	size_t slots;
@@ -154,11 +169,7 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	p->memfd = -1;
 	p->spec = *s;
 	p->len = s->pages * ps;
-	p->filled = s->identical && s->identical < s->pages ?
-		    s->identical : s->pages;
-	if (fill_on_split(s) && p->filled > (s->pages + s->split_every - 1) /
-					    s->split_every)
-		p->filled = (s->pages + s->split_every - 1) / s->split_every;
+	p->filled = rr_pattern_spec_filled(s);
 	p->vmas_expected = rr_pattern_expected_vmas(s);
 
 	err = map(p, why, len);
@@ -204,12 +215,9 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	return 0;
 }
 
-static int residency_of(const struct rr_pattern *p, int pid, size_t *present,
-			size_t *swapped)
+int rr_pagemap_open(int pid)
 {
-	size_t ps = rr_page_size(), i;
 	char path[64];
-	uint64_t ent;
 	int fd;
 
 	if (pid)
@@ -217,27 +225,46 @@ static int residency_of(const struct rr_pattern *p, int pid, size_t *present,
 	else
 		snprintf(path, sizeof(path), "/proc/self/pagemap");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int rr_pagemap_read(int fd, const void *va, struct rr_pagemap_ent *e)
+{
+	size_t ps = rr_page_size();
+	uint64_t ent;
+	off_t off = (off_t)((uintptr_t)va / ps) * sizeof(ent);
+
+	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
+		return errno ? -errno : -EIO;
+	/* bit 63: present; bit 62: swapped; bits 0-54: the frame */
+	e->present = ent >> 63 & 1;
+	e->swapped = ent >> 62 & 1;
+	e->pfn = e->present ? ent & ((1ULL << 55) - 1) : 0;
+	return 0;
+}
+
+static int residency_of(const struct rr_pattern *p, int pid, size_t *present,
+			size_t *swapped)
+{
+	struct rr_pagemap_ent e;
+	size_t i;
+	int fd = rr_pagemap_open(pid), err = 0;
+
 	if (fd < 0)
-		return -errno;
-	for (i = 0; i < p->filled; i++) {
-		uintptr_t va = (uintptr_t)p->addr +
-			       rr_pattern_filled_index(p, i) * ps;
-		off_t off = (off_t)(va / ps) * sizeof(ent);
+		return fd;
+	for (i = 0; !err && i < p->filled; i++) {
+		size_t k = rr_pattern_filled_index(p, i);
 
-		if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent)) {
-			int err = -errno;
-
-			close(fd);
-			return err ? err : -EIO;
-		}
-		/* bit 63: present; bit 62: swapped (pagemap.rst) */
-		if (ent >> 63 & 1)
+		err = rr_pagemap_read(fd, p->addr + k * rr_page_size(), &e);
+		if (err)
+			break;
+		if (e.present)
 			(*present)++;
-		else if (ent >> 62 & 1)
+		else if (e.swapped)
 			(*swapped)++;
 	}
 	close(fd);
-	return 0;
+	return err;
 }
 
 int rr_pattern_residency(const struct rr_pattern *p, size_t *present,

@@ -66,6 +66,8 @@ struct rr_pattern {
 };
 
 size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s);
+/* How many pages a spec fills (identical 0: all it can). */
+size_t rr_pattern_spec_filled(const struct rr_pattern_spec *s);
 /* Index of the i-th filled page. */
 size_t rr_pattern_filled_index(const struct rr_pattern *p, size_t i);
 /* Raise vm.max_map_count through the journal if `vmas` more need it. */
@@ -79,5 +81,14 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
 			 size_t *swapped);
 void rr_pattern_free(struct rr_pattern *p);
+
+/* One page's /proc/PID/pagemap entry (pagemap.rst). */
+struct rr_pagemap_ent {
+	bool present, swapped;
+	unsigned long long pfn;		/* 0 without CAP_SYS_ADMIN */
+};
+/* Open /proc/PID/pagemap (pid 0: this process): an fd, or -errno. */
+int rr_pagemap_open(int pid);
+int rr_pagemap_read(int fd, const void *va, struct rr_pagemap_ent *e);
 
 #endif

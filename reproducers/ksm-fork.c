@@ -308,7 +308,7 @@ static int merge(const struct rr_repro *r, struct rr_pattern *p,
 	 * count, so it ends when ksmd stops finding more (two full scans
 	 * without growth), which covers the children's pages too.
 	 */
-	unsigned long long want = p->filled * (1 + (unsigned long long)p->nr_pids);
+	unsigned long long want = p->filled * (1ULL + p->nr_pids);
 	int err = rr_ksm_merge(want, k, why, len);
 
 	if (!err && p->nr_pids)
@@ -348,29 +348,20 @@ static void family_refs(struct rr_pattern *p)
 {
 	size_t ps = rr_page_size(), n = p->filled * (1 + p->nr_pids), k = 0;
 	struct frame *all = calloc(n ? n : 1, sizeof(*all));
+	struct rr_pagemap_ent e;
 	size_t i, u;
-	char path[64];
-	uint64_t ent;
 	int m, fd;
 
 	if (!all)
 		return;
 	for (m = -1; m < p->nr_pids; m++) {
-		if (m < 0)
-			snprintf(path, sizeof(path), "/proc/self/pagemap");
-		else
-			snprintf(path, sizeof(path), "/proc/%d/pagemap",
-				 p->pids[m]);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = rr_pagemap_open(m < 0 ? 0 : p->pids[m]);
 		for (i = 0; fd >= 0 && i < p->filled; i++) {
 			char *va = p->addr + rr_pattern_filled_index(p, i) * ps;
 
-			if (pread(fd, &ent, sizeof(ent),
-				  (off_t)((uintptr_t)va / ps) * sizeof(ent)) !=
-			    sizeof(ent) || !(ent >> 63 & 1) ||
-			    !(ent & ((1ULL << 55) - 1)))
+			if (rr_pagemap_read(fd, va, &e) || !e.pfn)
 				continue;
-			all[k].pfn = ent & ((1ULL << 55) - 1);
+			all[k].pfn = e.pfn;
 			all[k].ref.pid = m < 0 ? 0 : p->pids[m];
 			all[k].ref.addr = va;
 			k++;
@@ -419,7 +410,10 @@ static const struct rr_repro_ops ops = {
 
 static unsigned long long filled(void)
 {
-	return identical && identical < pages ? identical : pages;
+	struct rr_pattern_spec s = { 0 };
+
+	spec(RR_PT_KSM, &s);
+	return rr_pattern_spec_filled(&s);
 }
 
 static void describe(struct rr_result *res)

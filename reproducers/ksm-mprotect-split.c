@@ -52,7 +52,10 @@ static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
 /* identical 0 means every page */
 static unsigned long long filled(void)
 {
-	return identical && identical < pages ? identical : pages;
+	struct rr_pattern_spec s = { 0 };
+
+	spec(RR_PT_KSM, &s);
+	return rr_pattern_spec_filled(&s);
 }
 
 static void describe(struct rr_result *res)

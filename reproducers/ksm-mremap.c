@@ -102,17 +102,6 @@ struct state {
 	int pipe[2];			/* or a pipe holding the page */
 };
 
-static uint64_t pfn_of(int fd, const void *va, bool *present)
-{
-	uint64_t ent = 0;
-	off_t off = (off_t)((uintptr_t)va / rr_page_size()) * sizeof(ent);
-
-	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
-		ent = 0;
-	*present = ent >> 63 & 1;
-	return ent & ((1ULL << 55) - 1);
-}
-
 /* Move every VMA of [src, src + len) to the same offset at dst. */
 static int move_vmas(char *src, size_t len, char *dst, char *why,
 		     size_t wlen)
@@ -289,24 +278,36 @@ static int after_merge(const struct rr_repro *r, enum rr_page_type t,
 	return pin_for_test(t, p, s, why, len);
 }
 
+/* The frame of each filled page (0: not present), from pagemap. */
+static int read_frames(const struct rr_pattern *p, uint64_t *pfn)
+{
+	struct rr_pagemap_ent e;
+	size_t i;
+	int fd = rr_pagemap_open(0), err = 0;
+
+	if (fd < 0)
+		return fd;
+	for (i = 0; !err && i < p->filled; i++) {
+		err = rr_pagemap_read(fd, p->addr + i * rr_page_size(), &e);
+		pfn[i] = e.pfn;
+	}
+	close(fd);
+	return err;
+}
+
 static int verify_before(const struct rr_repro *r, enum rr_page_type t,
 			 struct rr_pattern *p, char *why, size_t len)
 {
 	struct state *s = p->priv;
-	size_t i, ps = rr_page_size();
-	bool present;
-	int fd;
+	int err;
 
 	free(s->pfn);
 	s->pfn = calloc(p->filled, sizeof(*s->pfn));
 	if (!s->pfn)
 		return -ENOMEM;
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (i = 0; i < p->filled; i++)
-		s->pfn[i] = pfn_of(fd, p->addr + i * ps, &present);
-	close(fd);
+	err = read_frames(p, s->pfn);
+	if (err)
+		return err;
 	if (t == RR_PT_KSM)
 		rr_ksm_read(&s->ksm);
 	if (!s->pfn[0]) {
@@ -348,26 +349,18 @@ static int verify(const struct rr_repro *r, enum rr_page_type t,
 	size_t ps = rr_page_size(), i, j, g, n = p->filled, *idx;
 	uint64_t *after;
 	struct rr_ksm_counters k;
-	bool present;
-	int fd;
+	int err;
 
 	after = calloc(n, sizeof(*after));
 	idx = calloc(n, sizeof(*idx));
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (!after || !idx || fd < 0) {
+	err = after && idx ? read_frames(p, after) : -ENOMEM;
+	if (err) {
 		free(after);
 		free(idx);
-		if (fd >= 0)
-			close(fd);
-		return -ENOMEM;
+		return err;
 	}
-	for (i = 0; i < n; i++) {
-		after[i] = pfn_of(fd, p->addr + i * ps, &present);
-		if (!present)
-			after[i] = 0;
+	for (i = 0; i < n; i++)
 		idx[i] = i;
-	}
-	close(fd);
 	/* Group the mappings by the frame they had before the trigger. */
 	qsort_r(idx, n, sizeof(*idx), by_pfn, s->pfn);
 	for (g = 0; g < n; g = j) {

@@ -154,14 +154,9 @@ static const struct rr_repro_ops ops = {
 static unsigned long long filled(void)
 {
 	struct rr_pattern_spec s;
-	unsigned long long slots;
 
 	spec(RR_PT_KSM, &s);
-	slots = (pages + split_every - 1) / split_every;
-	if (!identical || identical > pages)
-		return s.split_advice == MADV_MERGEABLE ? slots : pages;
-	return s.split_advice == MADV_MERGEABLE && identical > slots ?
-	       slots : identical;
+	return rr_pattern_spec_filled(&s);
 }
 
 static void describe(struct rr_result *res)
