@@ -35,17 +35,7 @@ for order in fork-then-merge merge-then-fork; do
 	rc=$?
 	after=$(snapshot)
 	j=$work/$order.json
-	v=$(jq -r .verdict "$j" 2>/dev/null)
-	if [ "$v" = reproduced ] || [ "$v" = not-reproduced ]; then
-		ok "$order: runs to a verdict ($v)"
-	else
-		not_ok "$order: runs to a verdict" \
-			"exit $rc: $(jq -r '.verdict + ": " + .reason' "$j" 2>&1)"
-	fi
-	assert "$order: its exit code is the verdict's ($(exit_of "$v"))" \
-		[ $rc = "$(exit_of "$v")" ]
-	assert_jq "$order: the verdict follows from the figures by the documented rule" \
-		"$j" ".verdict == ($verdict_rule)"
+	assert_verdict "$order" "$j" $rc
 	assert_jq "$order: JSON names the family" "$j" \
 		".pattern.children == $kids and .pattern.order == \"$order\""
 	assert_jq "$order: every case's family counted: $procs processes, $vmas VMAs" \

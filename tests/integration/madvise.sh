@@ -15,17 +15,7 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/m.json
-v=$(jq -r .verdict "$j" 2>/dev/null)
-if [ "$v" = reproduced ] || [ "$v" = not-reproduced ]; then
-	ok "madvise-split (mergeable, dontneed) runs to a verdict ($v)"
-else
-	not_ok "madvise-split (mergeable, dontneed) runs to a verdict" \
-		"exit $rc: $(jq -r '.verdict + ": " + .reason' "$j" 2>&1)"
-fi
-assert "its exit code is the verdict's ($(exit_of "$v"))" \
-	[ $rc = "$(exit_of "$v")" ]
-assert_jq "the verdict follows from the figures by the documented rule" \
-	"$j" ".verdict == ($verdict_rule)"
+assert_verdict "madvise-split (mergeable, dontneed)" "$j" $rc
 assert_jq "the JSON pattern names the advice and the churn" "$j" \
 	'.pattern.advice == "mergeable" and .pattern.dontneed == 1 and .pattern.split_every == 2'
 # The subject must be split (the advice is its KSM opt-in); every

@@ -13,17 +13,7 @@ pages=$((limit + 4000))
 	--out "$work/big" >"$work/big.json" 2>"$work/big.err"
 rc=$?
 after=$(snapshot)
-v=$(jq -r .verdict "$work/big.json" 2>/dev/null)
-if [ "$v" = reproduced ] || [ "$v" = not-reproduced ]; then
-	ok "a $pages-VMA pattern runs to a verdict ($v)"
-else
-	not_ok "a $pages-VMA pattern runs to a verdict" \
-		"exit $rc: $(jq -r '.verdict + ": " + .reason' "$work/big.json" 2>&1)"
-fi
-assert "its exit code is the verdict's ($(exit_of "$v"))" \
-	[ $rc = "$(exit_of "$v")" ]
-assert_jq "the verdict follows from the figures by the documented rule" \
-	"$work/big.json" ".verdict == ($verdict_rule)"
+assert_verdict "a $pages-VMA pattern" "$work/big.json" $rc
 assert_jq "its VMA count was verified in /proc/self/maps" "$work/big.json" \
 	".pattern.vmas == $pages and (.cases | all(.pattern.vmas == $pages))"
 assert_formats "text, KTAP and JSON agree" "$work/big" ksm-mprotect-split

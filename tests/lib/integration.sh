@@ -196,6 +196,25 @@ verdict_rule='
 	elif $k > .threshold_ms and $k >= .min_ratio * $c
 	then "reproduced" else "not-reproduced" end'
 
+# assert_verdict WHAT JSON RC: three results: the run WHAT ended in a
+# verdict (not skip or error), its exit code RC is that verdict's, and
+# the verdict follows from its figures by the documented rule.
+assert_verdict() {
+	local what=$1 j=$2 rc=$3 v
+
+	v=$(jq -r .verdict "$j" 2>/dev/null)
+	if [ "$v" = reproduced ] || [ "$v" = not-reproduced ]; then
+		ok "$what runs to a verdict ($v)"
+	else
+		not_ok "$what runs to a verdict" \
+			"exit $rc: $(jq -r '.verdict + ": " + .reason' "$j" 2>&1)"
+	fi
+	assert "$what: its exit code is the verdict's ($(exit_of "$v"))" \
+		[ "$rc" = "$(exit_of "$v")" ]
+	assert_jq "$what: the verdict follows from the figures by the documented rule" \
+		"$j" ".verdict == ($verdict_rule)"
+}
+
 # exit_of VERDICT: the kselftest exit code of a verdict.
 exit_of() {
 	case "$1" in
