@@ -14,6 +14,7 @@
 #include "journal.h"
 #include "ksm.h"
 #include "meter.h"
+#include "oracle.h"
 #include "pattern.h"
 #include "repro.h"
 #include "sysinfo.h"
@@ -35,6 +36,7 @@ struct body {
 	struct rr_result *res;
 	struct rr_trigger_ctx tctx;
 	int built;			/* a pattern is built: teardown owed */
+	bool oracle;			/* verify() judges this trigger */
 	struct case_state cs[RR_PT_MAX];
 };
 
@@ -83,6 +85,11 @@ int rr_default_merge(const struct rr_repro *r, struct rr_pattern *p,
 void rr_default_teardown(const struct rr_repro *r, enum rr_page_type t,
 			 struct rr_pattern *p)
 {
+	if (p->frames) {
+		rr_frames_free(p->frames);
+		free(p->frames);
+		p->frames = NULL;
+	}
 	rr_pattern_free(p);
 	if (t == RR_PT_KSM)
 		rr_ksm_reset();
@@ -189,7 +196,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		if (rr_pattern_residency(p, &present0, &swapped))
 			present0 = 0;
 	}
-	if (pass == RR_PASS_PROBE && b->ops.verify_before) {
+	if (pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before) {
 		err = b->ops.verify_before(b->r, c->type, p, why, len);
 		if (err)
 			return err;
@@ -252,7 +259,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 			c->filled += p->filled * (1 + p->nr_pids);
 			c->gone += present0 > present1 ? present0 - present1 : 0;
 		}
-		if (!err && !ferr && b->ops.verify) {
+		if (!err && !ferr && b->oracle) {
 			rr_phase(res, "case %s: verify",
 				 rr_page_type_name(c->type));
 			c->oracle.ran = true;
@@ -451,6 +458,17 @@ out:
 	return err;
 }
 
+/* Does an oracle declared for `list` (NULL: every trigger) judge t? */
+static bool judges(const int *list, int t)
+{
+	if (!list)
+		return true;
+	for (; *list; list++)
+		if (*list == t)
+			return true;
+	return false;
+}
+
 void rr_measure(const struct rr_repro *r, struct rr_result *res,
 		const struct rr_trigger_ops *trig,
 		const struct rr_meter_ops *meter)
@@ -472,7 +490,8 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	if (!b.ops.teardown)
 		b.ops.teardown = rr_default_teardown;
 	b.meter.ops = meter;
-	b.tctx.failures_are_data = b.ops.verify != NULL;
+	b.oracle = b.ops.verify && judges(b.ops.oracle_triggers, res->trigger);
+	b.tctx.failures_are_data = b.oracle;
 	b.meter.res = res;
 	b.tctx.compact_node = -1;
 

@@ -36,6 +36,8 @@ struct rr_pattern_spec {
 	int split_advice;
 };
 
+struct rr_frames;
+
 struct rr_pattern {
 	struct rr_pattern_spec spec;
 	char *addr;
@@ -62,6 +64,7 @@ struct rr_pattern {
 		char *addr;
 	} *refs;
 	size_t nr_refs;
+	struct rr_frames *frames;	/* the frames oracle's (oracle.h) */
 	void *priv;		/* the reproducer's own */
 };
 

@@ -49,6 +49,12 @@ struct rr_repro_ops {
 	int (*verify)(const struct rr_repro *r, enum rr_page_type t,
 		      struct rr_pattern *p, struct rr_oracle *o, char *why,
 		      size_t len);
+	/*
+	 * The triggers the oracle judges (enum rr_trigger, ending with
+	 * 0), e.g. only those that move pages for the frames oracle
+	 * (oracle.h); NULL: every trigger.
+	 */
+	const int *oracle_triggers;
 	/* Undo build (and merge); called for every build, even failed. */
 	void (*teardown)(const struct rr_repro *r, enum rr_page_type t,
 			 struct rr_pattern *p);

@@ -19,7 +19,10 @@
  * The children only hold their mappings: they wait on a pipe and die with
  * the measuring process (PR_SET_PDEATHSIG), and the teardown kills and
  * reaps them before the next build. The controls are the same family on
- * plain anonymous pages and on a MAP_SHARED memfd.
+ * plain anonymous pages and on a MAP_SHARED memfd. With the migrate
+ * trigger, the frames oracle (oracle.h) checks after it that every
+ * member's mapping of each page followed it to its new frame, content
+ * intact.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +36,9 @@
 #include <unistd.h>
 
 #include "maps.h"
+#include "oracle.h"
 #include "repro.h"
+#include "trigger.h"
 #include "util.h"
 
 #define MAX_CHILDREN 1024
@@ -401,10 +406,16 @@ static void teardown(const struct rr_repro *r, enum rr_page_type t,
 	rr_default_teardown(r, t, p);
 }
 
+/* The oracle judges migration, which moves every page to a new frame. */
+static const int oracle_triggers[] = { RR_TRIG_MIGRATE, 0 };
+
 static const struct rr_repro_ops ops = {
 	.build = build,
 	.merge = merge,
 	.after_merge = after_merge,
+	.verify_before = rr_frames_before,
+	.verify = rr_frames_verify,
+	.oracle_triggers = oracle_triggers,
 	.teardown = teardown,
 };
 
@@ -479,7 +490,7 @@ static const char *case_what(enum rr_page_type t)
 
 static const struct rr_repro ksm_fork = {
 	.name = "ksm-fork",
-	.summary = "Reproduce long KSM rmap walks in a fork family: a parent maps --pages pages split into VMAs by mprotect(), fills --identical of them and forks --children; with --order fork-then-merge the children rewrite their pages and KSM merges across the family, with merge-then-fork the children inherit the parent's KSM pages and every KSM walk visits children x VMAs. A trigger then walks the KSM pages while a victim thread in the parent measures how long mprotect() waits. The same family on plain anonymous pages and on a MAP_SHARED memfd are the controls. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce long KSM rmap walks in a fork family: a parent maps --pages pages split into VMAs by mprotect(), fills --identical of them and forks --children; with --order fork-then-merge the children rewrite their pages and KSM merges across the family, with merge-then-fork the children inherit the parent's KSM pages and every KSM walk visits children x VMAs. A trigger then walks the KSM pages while a victim thread in the parent measures how long mprotect() waits. The same family on plain anonymous pages and on a MAP_SHARED memfd are the controls. With the migrate trigger, an oracle checks that every member's mapping of each moved page followed it to its new frame, content intact. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

@@ -23,8 +23,6 @@
 #include <fcntl.h>
 #include <sys/types.h>
 #include <linux/io_uring.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -34,6 +32,7 @@
 
 #include "ksm.h"
 #include "maps.h"
+#include "oracle.h"
 #include "repro.h"
 #include "trigger.h"
 #include "util.h"
@@ -93,11 +92,8 @@ static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
 	s->identical = 0;		/* every page */
 }
 
-/* The oracle's memory of a built case, and a test's pin. */
+/* A test's pin of a built case. */
 struct state {
-	uint64_t *pfn;			/* each filled page's frame before */
-	char *content;			/* one page, as filled */
-	struct rr_ksm_counters ksm;	/* before the trigger */
 	int ring;			/* io_uring holding a pin, or -1 */
 	int pipe[2];			/* or a pipe holding the page */
 };
@@ -265,10 +261,6 @@ static int after_merge(const struct rr_repro *r, enum rr_page_type t,
 	if (err)
 		return err;
 	p->vmas = in;
-	s->content = malloc(ps);
-	if (!s->content)
-		return -ENOMEM;
-	memcpy(s->content, p->addr, ps);
 	if (t == RR_PT_KSM) {
 		/* ksmd finds its pages at their new addresses; run=0 after */
 		err = rr_ksm_merge(p->filled, &k, why, len);
@@ -276,138 +268,6 @@ static int after_merge(const struct rr_repro *r, enum rr_page_type t,
 			return err;
 	}
 	return pin_for_test(t, p, s, why, len);
-}
-
-/* The frame of each filled page (0: not present), from pagemap. */
-static int read_frames(const struct rr_pattern *p, uint64_t *pfn)
-{
-	struct rr_pagemap_ent e;
-	size_t i;
-	int fd = rr_pagemap_open(0), err = 0;
-
-	if (fd < 0)
-		return fd;
-	for (i = 0; !err && i < p->filled; i++) {
-		err = rr_pagemap_read(fd, p->addr + i * rr_page_size(), &e);
-		pfn[i] = e.pfn;
-	}
-	close(fd);
-	return err;
-}
-
-static int verify_before(const struct rr_repro *r, enum rr_page_type t,
-			 struct rr_pattern *p, char *why, size_t len)
-{
-	struct state *s = p->priv;
-	int err;
-
-	free(s->pfn);
-	s->pfn = calloc(p->filled, sizeof(*s->pfn));
-	if (!s->pfn)
-		return -ENOMEM;
-	err = read_frames(p, s->pfn);
-	if (err)
-		return err;
-	if (t == RR_PT_KSM)
-		rr_ksm_read(&s->ksm);
-	if (!s->pfn[0]) {
-		snprintf(why, len,
-			 "pagemap gives no frame numbers (needs CAP_SYS_ADMIN)");
-		return -EPERM;
-	}
-	return 0;
-}
-
-static int by_pfn(const void *a, const void *b, void *arg)
-{
-	const uint64_t *pfn = arg;
-	uint64_t x = pfn[*(const size_t *)a], y = pfn[*(const size_t *)b];
-
-	return x < y ? -1 : x > y;
-}
-
-static void note(struct rr_oracle *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct rr_oracle *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	/* The first failure is the one reported (over a clean run's note). */
-	if (o->reason[0] && strncmp(o->reason, "every", 5))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
-	va_end(ap);
-}
-
-static int verify(const struct rr_repro *r, enum rr_page_type t,
-		  struct rr_pattern *p, struct rr_oracle *o, char *why,
-		  size_t len)
-{
-	struct state *s = p->priv;
-	size_t ps = rr_page_size(), i, j, g, n = p->filled, *idx;
-	uint64_t *after;
-	struct rr_ksm_counters k;
-	int err;
-
-	after = calloc(n, sizeof(*after));
-	idx = calloc(n, sizeof(*idx));
-	err = after && idx ? read_frames(p, after) : -ENOMEM;
-	if (err) {
-		free(after);
-		free(idx);
-		return err;
-	}
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	/* Group the mappings by the frame they had before the trigger. */
-	qsort_r(idx, n, sizeof(*idx), by_pfn, s->pfn);
-	for (g = 0; g < n; g = j) {
-		uint64_t old = s->pfn[idx[g]], to = 0;
-		size_t stayed = 0, missed = 0;
-
-		for (j = g; j < n && s->pfn[idx[j]] == old; j++)
-			if (after[idx[j]] == old)
-				stayed++;
-			else if (!to)
-				to = after[idx[j]];
-		o->pages_checked++;
-		o->mappings_checked += j - g;
-		if (stayed == j - g) {
-			o->pages_failed++;
-			note(o, "the page of %zu mapping(s) at +%zu did not move",
-			     j - g, idx[g] * ps);
-			continue;
-		}
-		for (i = g; i < j; i++)
-			if (after[idx[i]] != to)
-				missed++;
-		if (missed) {
-			o->mappings_missed += missed;
-			note(o, "%zu of %zu mappings of the page at +%zu did not follow it to its new frame",
-			     missed, j - g, idx[g] * ps);
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (memcmp(p->addr + i * ps, s->content, ps)) {
-			o->mappings_missed++;
-			note(o, "the content at +%zu changed", i * ps);
-		}
-	}
-	if (t == RR_PT_KSM && !rr_ksm_read(&k) &&
-	    k.pages_sharing != s->ksm.pages_sharing) {
-		o->pages_failed++;
-		note(o, "pages_sharing went from %llu to %llu",
-		     s->ksm.pages_sharing, k.pages_sharing);
-	}
-	if (!rr_oracle_failed(o))
-		snprintf(o->reason, sizeof(o->reason),
-			 "every page on a new frame, every mapping of it there, content intact%s",
-			 t == RR_PT_KSM ? ", pages_sharing unchanged" : "");
-	free(after);
-	free(idx);
-	return 0;
 }
 
 static void teardown(const struct rr_repro *r, enum rr_page_type t,
@@ -422,8 +282,6 @@ static void teardown(const struct rr_repro *r, enum rr_page_type t,
 			close(s->pipe[0]);
 			close(s->pipe[1]);
 		}
-		free(s->pfn);
-		free(s->content);
 		free(s);
 		p->priv = NULL;
 	}
@@ -433,8 +291,8 @@ static void teardown(const struct rr_repro *r, enum rr_page_type t,
 static const struct rr_repro_ops ops = {
 	.build = build,
 	.after_merge = after_merge,
-	.verify_before = verify_before,
-	.verify = verify,
+	.verify_before = rr_frames_before,
+	.verify = rr_frames_verify,
 	.teardown = teardown,
 };
 

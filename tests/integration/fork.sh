@@ -53,6 +53,15 @@ for order in fork-then-merge merge-then-fork; do
 	fi
 	assert_jq "$order: KSM merging pages summed over the family" "$j" \
 		".pattern.ksm_merging_pages $want"
+	# The frames oracle judges migration only: every member's mapping
+	# of every filled page, each case.
+	if [ "$(expected_trigger)" = migrate ]; then
+		assert_jq "$order: oracle clean over $((64 * procs)) mappings per case" \
+			"$j" ".cases | all(.oracle.pages_failed == 0 and .oracle.mappings_missed == 0 and .oracle.mappings_checked == $((64 * procs)))"
+	else
+		assert_jq "$order: no oracle with $(expected_trigger), which moves nothing" \
+			"$j" '.cases | all(.oracle == null)'
+	fi
 	assert_formats "$order: text, KTAP and JSON agree" "$work/$order" ksm-fork
 	assert "$order: no child is left" [ -z "$(children_of)" ]
 	assert_same "$order: the machine is as before" "$before" "$after"
