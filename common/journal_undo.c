@@ -15,11 +15,13 @@ extern const struct journal_undo rr_undo_cgroup;	/* memcg.c */
 extern const struct journal_undo rr_undo_instance,
 	rr_undo_mount;				/* trace.c */
 extern const struct journal_undo rr_undo_dynevent;	/* probe_kprobe.c */
+extern const struct journal_undo rr_undo_unpoison; /* trigger_soft_offline.c */
 
 const struct journal_undo *const journal_undos[] = {
 	&rr_undo_swapon, &rr_undo_zram, &rr_undo_module,
 	&rr_undo_cgroup,
 	&rr_undo_instance, &rr_undo_mount,
 	&rr_undo_dynevent,
+	&rr_undo_unpoison,
 	NULL
 };

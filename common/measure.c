@@ -37,8 +37,21 @@ struct body {
 	struct rr_trigger_ctx tctx;
 	int built;			/* a pattern is built: teardown owed */
 	bool oracle;			/* verify() judges this trigger */
-	struct case_state cs[RR_PT_MAX];
+	struct case_state cs[RR_MAX_CASES];
 };
+
+/* A case's declaration and its state, by its place in the result. */
+static const struct rr_case *decl(struct body *b,
+				  const struct rr_case_result *c)
+{
+	return &b->r->cases[c - b->res->cases];
+}
+
+static struct case_state *state(struct body *b,
+				const struct rr_case_result *c)
+{
+	return &b->cs[c - b->res->cases];
+}
 
 static double secs(uint64_t ns)
 {
@@ -52,27 +65,30 @@ int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 	size_t vmas = 0;
 	int err, i;
 
+	bool ksm = false;
+
 	for (i = 0; i < r->nr_cases; i++) {
-		if (r->cases[i] == RR_PT_KSM) {
+		if (r->cases[i].type == RR_PT_KSM && !ksm) {
 			rr_phase(res, "setup: KSM");
 			err = rr_ksm_setup(why, len);
 			if (err)
 				return err;
+			ksm = true;
 		}
 		memset(&spec, 0, sizeof(spec));
-		r->spec(r->cases[i], &spec);
+		r->spec(&r->cases[i], &spec);
 		if (rr_pattern_expected_vmas(&spec) > vmas)
 			vmas = rr_pattern_expected_vmas(&spec);
 	}
 	return rr_pattern_map_count(vmas, why, len);
 }
 
-int rr_default_build(const struct rr_repro *r, enum rr_page_type t,
+int rr_default_build(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, char *why, size_t len)
 {
 	struct rr_pattern_spec spec = { 0 };
 
-	r->spec(t, &spec);
+	r->spec(c, &spec);
 	return rr_pattern_build(p, &spec, why, len);
 }
 
@@ -82,7 +98,7 @@ int rr_default_merge(const struct rr_repro *r, struct rr_pattern *p,
 	return rr_ksm_merge(p->filled, k, why, len);
 }
 
-void rr_default_teardown(const struct rr_repro *r, enum rr_page_type t,
+void rr_default_teardown(const struct rr_repro *r, const struct rr_case *c,
 			 struct rr_pattern *p)
 {
 	if (p->frames) {
@@ -91,7 +107,7 @@ void rr_default_teardown(const struct rr_repro *r, enum rr_page_type t,
 		p->frames = NULL;
 	}
 	rr_pattern_free(p);
-	if (t == RR_PT_KSM)
+	if (c->type == RR_PT_KSM)
 		rr_ksm_reset();
 }
 
@@ -112,8 +128,7 @@ static int setup(struct body *b, char *why, size_t len)
 /* Recompute the shared statistics of a case from its samples. */
 static void publish(struct body *b, struct rr_case_result *c)
 {
-	struct case_state *cs = &b->cs[c->type];
-
+	struct case_state *cs = state(b, c);
 	int i;
 
 	rr_stats_compute(cs->lat.v, cs->lat.n, &c->latency);
@@ -129,7 +144,7 @@ static void publish(struct body *b, struct rr_case_result *c)
 static void add_counts(struct body *b, struct rr_case_result *c,
 		       struct rr_iter_counts *ic, unsigned long measured)
 {
-	struct case_state *cs = &b->cs[c->type];
+	struct case_state *cs = state(b, c);
 	unsigned long long walks = ic->walks > measured ? ic->walks : measured;
 	size_t seen;
 
@@ -159,7 +174,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 		unsigned long *counted, char *why, size_t len)
 {
 	struct rr_result *res = b->res;
-	struct case_state *cs = &b->cs[c->type];
+	struct case_state *cs = state(b, c);
+	const struct rr_case *d = decl(b, c);
 	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
 	struct rr_iter_counts ic = { 0 };
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
@@ -197,7 +213,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 			present0 = 0;
 	}
 	if (pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before) {
-		err = b->ops.verify_before(b->r, c->type, p, why, len);
+		err = b->ops.verify_before(b->r, d, p, why, len);
 		if (err)
 			return err;
 	}
@@ -208,8 +224,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 		b->meter.ops->start(&b->meter);
 	if (v)
 		rr_victim_go(v);
-	snprintf(phase, sizeof(phase), "case %s: trigger %s",
-		 rr_page_type_name(c->type), tname);
+	snprintf(phase, sizeof(phase), "case %s: trigger %s", c->name,
+		 tname);
 	/*
 	 * Test hook: hold the probe's pass here, inside its trigger phase,
 	 * so that a test can signal a run there on any kernel, however
@@ -240,7 +256,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	}
 	if (probe) {
 		b->meter.ops->stop(&b->meter);
-		rr_phase(res, "case %s: collect", rr_page_type_name(c->type));
+		rr_phase(res, "case %s: collect", c->name);
 		err = b->meter.ops->collect(&b->meter, &arm, outs, pres, &ic,
 					    why, len);
 		if (pass == RR_PASS_COUNT) {
@@ -260,11 +276,9 @@ static int fire(struct body *b, struct rr_case_result *c,
 			c->gone += present0 > present1 ? present0 - present1 : 0;
 		}
 		if (!err && !ferr && b->oracle) {
-			rr_phase(res, "case %s: verify",
-				 rr_page_type_name(c->type));
+			rr_phase(res, "case %s: verify", c->name);
 			c->oracle.ran = true;
-			err = b->ops.verify(b->r, c->type, p, &c->oracle, why,
-					    len);
+			err = b->ops.verify(b->r, d, p, &c->oracle, why, len);
 		}
 	}
 done:
@@ -281,7 +295,8 @@ static int prepare(struct body *b, struct rr_case_result *c,
 		   size_t len)
 {
 	struct rr_result *res = b->res;
-	const char *name = rr_page_type_name(c->type);
+	const struct rr_case *d = decl(b, c);
+	const char *name = c->name;
 	struct rr_pattern_spec spec;
 	uint64_t t0, t1;
 	int err;
@@ -289,7 +304,7 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;
 	memset(&spec, 0, sizeof(spec));
-	b->r->spec(c->type, &spec);
+	b->r->spec(d, &spec);
 	err = rr_memory_floor(spec.pages * rr_page_size(), rr_cfg.min_free_mb,
 			      why, len);
 	if (err)
@@ -297,7 +312,7 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	rr_phase(res, "case %s run %u: build", name, run);
 	t0 = rr_now_ns();
 	b->built++;
-	err = b->ops.build(b->r, c->type, p, why, len);
+	err = b->ops.build(b->r, d, p, why, len);
 	t1 = rr_now_ns();
 	c->setup_s += secs(t1 - t0);
 	c->pages = spec.pages;
@@ -318,7 +333,7 @@ static int prepare(struct body *b, struct rr_case_result *c,
 		return err;
 	rr_phase(res, "case %s run %u: after merge", name, run);
 	t0 = rr_now_ns();
-	err = b->ops.after_merge(b->r, c->type, p, why, len);
+	err = b->ops.after_merge(b->r, d, p, why, len);
 	c->setup_s += secs(rr_now_ns() - t0);
 	c->vmas = p->vmas;
 	c->procs = 1 + p->nr_pids;
@@ -332,7 +347,7 @@ static void unprepare(struct body *b, struct rr_case_result *c,
 	if (!b->built)
 		return;
 	b->built--;
-	b->ops.teardown(b->r, c->type, p);
+	b->ops.teardown(b->r, decl(b, c), p);
 }
 
 /* A pass of its own, on a fresh copy of the pattern, with no victim. */
@@ -341,7 +356,7 @@ static int extra_pass(struct body *b, struct rr_case_result *c,
 		      unsigned int run, enum rr_pass pass, char *why,
 		      size_t len)
 {
-	const char *name = rr_page_type_name(c->type);
+	const char *name = c->name;
 	const char *what = pass == RR_PASS_BARE ? "without a probe" :
 			   "counting steps";
 	unsigned long counted;
@@ -363,7 +378,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		    unsigned int run)
 {
 	struct rr_result *res = b->res;
-	const char *name = rr_page_type_name(c->type);
+	const char *name = c->name;
 	const char *trig = b->trig->name;
 	bool apart = res->victim == RR_VICTIM_APART;
 	bool off = res->victim == RR_VICTIM_OFF;
@@ -406,7 +421,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 			 * memfd, for compaction here): not an error of the
 			 * run; the subject must be reached.
 			 */
-			if (c->type != RR_PT_KSM) {
+			if (c->role == RR_CONTROL) {
 				snprintf(c->not_reached,
 					 sizeof(c->not_reached), "run %u: %s",
 					 run, why);
@@ -458,6 +473,22 @@ out:
 	return err;
 }
 
+/* A case's result, named and placed as declared. */
+static void case_init(const struct rr_repro *r, struct rr_case_result *c,
+		      const struct rr_case *d)
+{
+	const char *what = r->case_what ? r->case_what(d) : NULL;
+
+	snprintf(c->name, sizeof(c->name), "%s",
+		 d->name ? d->name : rr_page_type_name(d->type));
+	c->type = d->type;
+	c->role = d->role;
+	if (!what)
+		what = d->what;
+	if (what)
+		snprintf(c->what, sizeof(c->what), "%s", what);
+}
+
 /* Does an oracle declared for `list` (NULL: every trigger) judge t? */
 static bool judges(const int *list, int t)
 {
@@ -501,8 +532,9 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 		res->victim = trig->may_miss ?
 			      RR_VICTIM_SAME : RR_VICTIM_APART;
 	res->nr_cases = r->nr_cases;
+	res->policy = r->policy;
 	for (i = 0; i < r->nr_cases; i++)
-		res->cases[i].type = r->cases[i];
+		case_init(r, &res->cases[i], &r->cases[i]);
 	err = setup(&b, why, sizeof(why));
 	if (err) {
 		rr_set_verdict(res, err == -ENODEV ? RR_SKIP : RR_ERROR,
@@ -521,7 +553,7 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 out:
 	rr_phase(res, "end");
 	meter->close(&b.meter);
-	for (i = 0; i < RR_PT_MAX; i++) {
+	for (i = 0; i < RR_MAX_CASES; i++) {
 		rr_samples_free(&b.cs[i].lat);
 		rr_samples_free(&b.cs[i].victim);
 		rr_samples_free(&b.cs[i].count);

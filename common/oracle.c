@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "oracle.h"
+#include "repro.h"
 #include "util.h"
 
 /* FNV-1a: enough to tell a page's content from another's. */
@@ -273,7 +274,7 @@ int rr_frames_check(const struct rr_frames *f, struct rr_oracle *o)
 	return err;
 }
 
-int rr_frames_before(const struct rr_repro *r, enum rr_page_type t,
+int rr_frames_before(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, char *why, size_t len)
 {
 	if (!p->frames) {
@@ -281,10 +282,10 @@ int rr_frames_before(const struct rr_repro *r, enum rr_page_type t,
 		if (!p->frames)
 			return -ENOMEM;
 	}
-	return rr_frames_note(p->frames, p, t == RR_PT_KSM, why, len);
+	return rr_frames_note(p->frames, p, c->type == RR_PT_KSM, why, len);
 }
 
-int rr_frames_verify(const struct rr_repro *r, enum rr_page_type t,
+int rr_frames_verify(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, struct rr_oracle *o, char *why,
 		     size_t len)
 {

@@ -51,9 +51,10 @@ void rr_frames_judge(const struct rr_frames *f, const uint64_t *after,
  * p->frames (freed by rr_default_teardown()).
  */
 struct rr_repro;
-int rr_frames_before(const struct rr_repro *r, enum rr_page_type t,
+struct rr_case;
+int rr_frames_before(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, char *why, size_t len);
-int rr_frames_verify(const struct rr_repro *r, enum rr_page_type t,
+int rr_frames_verify(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, struct rr_oracle *o, char *why,
 		     size_t len);
 

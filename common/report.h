@@ -15,7 +15,8 @@ void rr_report_ktap(FILE *f, const struct rr_result *r);
 void rr_report_json(FILE *f, const struct rr_result *r);
 
 /* Shared wording, so that the three formats say the same thing. */
-const char *rr_case_what(enum rr_page_type t);
+/* A case in words: the reproducer's, or its pages, walk and role. */
+void rr_case_what(const struct rr_case_result *c, char *buf, size_t len);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /* --probe-cost and --iterations of a case, one sentence each ("" if

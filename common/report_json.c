@@ -74,12 +74,15 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
 	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
-	char reach[256];
+	char reach[256], what[192];
 	int k;
 
 	json_obj_begin(j, NULL);
+	json_str(j, "name", c->name);
+	json_str(j, "role", rr_role_names[c->role]);
 	json_str(j, "page_type", rr_page_type_name(c->type));
-	json_str(j, "what", c->what[0] ? c->what : rr_case_what(c->type));
+	rr_case_what(c, what, sizeof(what));
+	json_str(j, "what", what);
 	json_str(j, "trigger", rr_trigger_names[r->trigger]);
 	json_str(j, "probe", d->id);
 	json_obj_begin(j, "probe_detail");
@@ -200,15 +203,12 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 
 void rr_report_json(FILE *f, const struct rr_result *r)
 {
-	const struct rr_case_result *ksm = NULL;
+	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
+	const struct rr_case_result *subject = rr_result_subject(r);
 	struct rr_json j;
 	double setup, merge, trigger;
 	char text[1024];
 	int i;
-
-	for (i = 0; i < r->nr_cases; i++)
-		if (r->cases[i].type == RR_PT_KSM)
-			ksm = &r->cases[i];
 
 	json_init(&j, f);
 	json_obj_begin(&j, NULL);
@@ -234,8 +234,8 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 
 	json_obj_begin(&j, "pattern");
 	json_uint(&j, "pages", r->pages);
-	if (ksm && ksm->vmas)
-		json_uint(&j, "vmas", ksm->vmas);
+	if (subject && subject->vmas)
+		json_uint(&j, "vmas", subject->vmas);
 	else
 		json_null(&j, "vmas");
 	for (i = 0; i < r->nr_params; i++) {
@@ -271,6 +271,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_uint(&j, "runs", r->runs);
 	json_num(&j, "threshold_ms", r->threshold_ms, 3);
 	json_num(&j, "min_ratio", r->min_ratio, 3);
+	json_str(&j, "verdict_policy", rr_policy_names[r->policy]);
 
 	json_arr_begin(&j, "cases");
 	for (i = 0; i < r->nr_cases; i++)

@@ -32,7 +32,7 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 	}
 	for (i = 0; i < r->nr_cases; i++) {
 		const struct rr_case_result *c = &r->cases[i];
-		const char *name = rr_page_type_name(c->type);
+		const char *name = c->name;
 
 		if (!c->ran) {
 			fprintf(f, "    ok %d %s # SKIP not run\n", i + 1, name);

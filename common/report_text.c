@@ -11,18 +11,26 @@
 #define WIDTH 72
 #define INDENT 9
 
-const char *rr_case_what(enum rr_page_type t)
+void rr_case_what(const struct rr_case_result *c, char *buf, size_t len)
 {
-	switch (t) {
-	case RR_PT_KSM:
-		return "KSM-merged anonymous pages (rmap_walk_ksm)";
-	case RR_PT_ANON:
-		return "the same pattern, plain anonymous pages, no KSM (rmap_walk_anon, control)";
-	case RR_PT_FILE:
-		return "the same pattern on a MAP_SHARED memfd (shmem) mapping (rmap_walk_file, control)";
-	default:
-		return "?";
-	}
+	static const char *const pages[RR_PT_MAX] = {
+		[RR_PT_KSM] = "KSM-merged anonymous pages",
+		[RR_PT_ANON] = "the same pattern, plain anonymous pages, no KSM",
+		[RR_PT_FILE] = "the same pattern on a MAP_SHARED memfd (shmem) mapping",
+	};
+	static const char *const walk[RR_PT_MAX] = {
+		[RR_PT_KSM] = "rmap_walk_ksm",
+		[RR_PT_ANON] = "rmap_walk_anon",
+		[RR_PT_FILE] = "rmap_walk_file",
+	};
+
+	if (c->what[0])
+		snprintf(buf, len, "%s", c->what);
+	else if (c->type >= RR_PT_MAX)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s (%s%s)", pages[c->type], walk[c->type],
+			 c->role == RR_CONTROL ? ", control" : "");
 }
 
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
@@ -166,7 +174,7 @@ static void stats_table(FILE *f, const struct rr_result *r, bool victim)
 		if (!c->ran)
 			continue;
 		if (!s->count) {
-			fprintf(f, "%-5s %6s  %s%s\n", rr_page_type_name(c->type),
+			fprintf(f, "%-5s %6s  %s%s\n", c->name,
 				"0", !c->error[0] && c->not_reached[0] ?
 				"not reached: " : "",
 				c->error[0] ? c->error :
@@ -175,7 +183,7 @@ static void stats_table(FILE *f, const struct rr_result *r, bool victim)
 			continue;
 		}
 		fprintf(f, "%-5s %6zu %9.3f %9.3f %9.3f %9.3f %9.3f %6llu\n",
-			rr_page_type_name(c->type), s->count, s->min, s->p50,
+			c->name, s->count, s->min, s->p50,
 			s->p90, s->p99, s->max,
 			victim ? (unsigned long long)c->victim_errors :
 				 c->lost_events);
@@ -205,7 +213,7 @@ static void cross_table(FILE *f, const struct rr_result *r)
 			if (!c->ran)
 				continue;
 			fprintf(f, "%-5s %-10s %6zu %10.3f %+6.1f%% %10.3f %+6.1f%%\n",
-				rr_page_type_name(c->type),
+				c->name,
 				rr_brackets[r->cross[k].bracket].id, s->count,
 				s->mean, pct(s->mean, c->latency.mean), s->max,
 				pct(s->max, c->latency.max));
@@ -226,7 +234,7 @@ static void per_case(FILE *f, const struct rr_result *r, const char *label,
 		if (!buf[0])
 			continue;
 		snprintf(line, sizeof(line), "%s: %s",
-			 rr_page_type_name(r->cases[i].type), buf);
+			 r->cases[i].name, buf);
 		field(f, shown++ ? "" : label, line);
 	}
 }
@@ -266,7 +274,7 @@ static void histograms(FILE *f, const struct rr_result *r)
 			if (o >= sizeof(line))
 				break;
 		}
-		snprintf(label, sizeof(label), "  %s", rr_page_type_name(c->type));
+		snprintf(label, sizeof(label), "  %s", c->name);
 		field(f, label, line);
 	}
 }
@@ -295,16 +303,12 @@ static void restore_line(FILE *f, const struct rr_result *r)
 
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
-	const struct rr_case_result *ksm = NULL;
+	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
 	char buf[1536];
 	double setup, merge, trigger;
 	const struct rr_bracket_def *d;
 	const char *p;
 	int i;
-
-	for (i = 0; i < r->nr_cases; i++)
-		if (r->cases[i].type == RR_PT_KSM)
-			ksm = &r->cases[i];
 
 	fprintf(f, "%s: ", r->reproducer);
 	for (p = rr_verdict_names[r->verdict]; *p; p++)
@@ -351,10 +355,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		field(f, "KSM", buf);
 	}
 	for (i = 0; i < r->nr_cases; i++) {
-		snprintf(buf, sizeof(buf), "%s: %s",
-			 rr_page_type_name(r->cases[i].type),
-			 r->cases[i].what[0] ? r->cases[i].what :
-			 rr_case_what(r->cases[i].type));
+		char what[192];
+
+		rr_case_what(&r->cases[i], what, sizeof(what));
+		snprintf(buf, sizeof(buf), "%s: %s", r->cases[i].name, what);
 		field(f, i ? "" : "Cases", buf);
 	}
 	snprintf(buf, sizeof(buf), "%s, %u run%s per case (%s); last: %s",
@@ -399,7 +403,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			continue;
 		rr_reach_text(r, c, reach, sizeof(reach));
 		snprintf(buf, sizeof(buf), "%s: %s; %lu intervals paired, %lu dropped unpaired%s",
-			 rr_page_type_name(c->type), reach, c->intervals,
+			 c->name, reach, c->intervals,
 			 c->unpaired,
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);

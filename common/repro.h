@@ -17,6 +17,14 @@
 
 struct rr_repro;
 
+/* A case: one copy of the pattern, measured on its own (result.h). */
+struct rr_case {
+	const char *name;		/* NULL: the page type's name */
+	enum rr_page_type type;		/* which rmap walk it takes */
+	enum rr_role role;
+	const char *what;		/* the report's words; NULL: default */
+};
+
 /*
  * How a reproducer's cases are set up, built, merged and torn down.
  * Members left NULL take the defaults (rr_default_*): one mapping per
@@ -27,16 +35,16 @@ struct rr_repro_ops {
 	int (*setup)(const struct rr_repro *r, struct rr_result *res,
 		     char *why, size_t len);
 	/* A fresh copy of a case's pattern. */
-	int (*build)(const struct rr_repro *r, enum rr_page_type t,
+	int (*build)(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, char *why, size_t len);
-	/* The KSM case: merge it; k gets the counters after merging. */
+	/* A case of KSM pages: merge it; k gets the counters after. */
 	int (*merge)(const struct rr_repro *r, struct rr_pattern *p,
 		     struct rr_ksm_counters *k, char *why, size_t len);
 	/*
-	 * After build and (KSM case) merge, every case: e.g. fork the
+	 * After build and (KSM pages) merge, every case: e.g. fork the
 	 * family that inherits the merged pages. NULL: nothing.
 	 */
-	int (*after_merge)(const struct rr_repro *r, enum rr_page_type t,
+	int (*after_merge)(const struct rr_repro *r, const struct rr_case *c,
 			   struct rr_pattern *p, char *why, size_t len);
 	/*
 	 * A correctness oracle, in the probe's pass: verify_before() just
@@ -44,9 +52,9 @@ struct rr_repro_ops {
 	 * verify() after it, adding to o. With an oracle, pages the
 	 * trigger could not act on are data for it, not errors of the run.
 	 */
-	int (*verify_before)(const struct rr_repro *r, enum rr_page_type t,
+	int (*verify_before)(const struct rr_repro *r, const struct rr_case *c,
 			     struct rr_pattern *p, char *why, size_t len);
-	int (*verify)(const struct rr_repro *r, enum rr_page_type t,
+	int (*verify)(const struct rr_repro *r, const struct rr_case *c,
 		      struct rr_pattern *p, struct rr_oracle *o, char *why,
 		      size_t len);
 	/*
@@ -56,17 +64,17 @@ struct rr_repro_ops {
 	 */
 	const int *oracle_triggers;
 	/* Undo build (and merge); called for every build, even failed. */
-	void (*teardown)(const struct rr_repro *r, enum rr_page_type t,
+	void (*teardown)(const struct rr_repro *r, const struct rr_case *c,
 			 struct rr_pattern *p);
 };
 
 int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 		     char *why, size_t len);
-int rr_default_build(const struct rr_repro *r, enum rr_page_type t,
+int rr_default_build(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p, char *why, size_t len);
 int rr_default_merge(const struct rr_repro *r, struct rr_pattern *p,
 		     struct rr_ksm_counters *k, char *why, size_t len);
-void rr_default_teardown(const struct rr_repro *r, enum rr_page_type t,
+void rr_default_teardown(const struct rr_repro *r, const struct rr_case *c,
 			 struct rr_pattern *p);
 
 struct rr_repro {
@@ -74,12 +82,14 @@ struct rr_repro {
 	const char *summary;		/* for --help */
 	const struct rr_opt *opts;	/* its own options */
 	const char *const *kconfig;	/* needed, without CONFIG_ */
-	const enum rr_page_type *cases;	/* the KSM case and its controls */
+	/* Its cases, one subject and its controls, in the report's order. */
+	const struct rr_case *cases;
 	int nr_cases;
+	enum rr_policy policy;
 	/* Check option combinations: false, with why, is a usage error. */
 	bool (*check)(char *why, size_t len);
 	/* The pattern of one case, into a zeroed spec. */
-	void (*spec)(enum rr_page_type t, struct rr_pattern_spec *s);
+	void (*spec)(const struct rr_case *c, struct rr_pattern_spec *s);
 	/*
 	 * Copy the pattern parameters into the result (res->pages, and its
 	 * own JSON pattern fields with rr_result_param()).
@@ -90,8 +100,11 @@ struct rr_repro {
 	 * cases' counted VMAs), made by the parent before reporting.
 	 */
 	void (*sentence)(const struct rr_result *res, char *buf, size_t len);
-	/* A case in the report's own words; NULL or "": the default. */
-	const char *(*case_what)(enum rr_page_type t);
+	/*
+	 * A case in the report's words where they depend on the options;
+	 * NULL, or NULL returned: the case's what, else the default.
+	 */
+	const char *(*case_what)(const struct rr_case *c);
 	const struct rr_repro_ops *ops;	/* NULL: the defaults */
 	/*
 	 * The triggers it can use (enum rr_trigger, ending with 0), best
@@ -130,6 +143,11 @@ enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };
 extern struct rr_config rr_cfg;
 
 int rr_main(const struct rr_repro *r, int argc, char **argv);
+/*
+ * Is the declaration sound: one subject, at most RR_MAX_CASES cases,
+ * each named once (a KTAP and JSON name: [a-z0-9-])?
+ */
+bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len);
 /* The measuring body, run in the child (measure.c). */
 void rr_body(const struct rr_repro *r, struct rr_result *res);
 struct rr_trigger_ops;

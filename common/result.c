@@ -20,6 +20,32 @@ const char *const rr_verdict_names[] = {
 	[RR_ERROR] = "error",
 };
 
+const char *const rr_role_names[] = {
+	[RR_SUBJECT] = "subject",
+	[RR_CONTROL] = "control",
+};
+
+const char *const rr_policy_names[] = {
+	[RR_POLICY_BOTH] = "latency and correctness",
+	[RR_POLICY_LATENCY] = "latency",
+	[RR_POLICY_CORRECTNESS] = "correctness",
+};
+
+struct rr_case_result *rr_result_subject(const struct rr_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++)
+		if (r->cases[i].role == RR_SUBJECT)
+			return (struct rr_case_result *)&r->cases[i];
+	return NULL;
+}
+
+const char *rr_case_label(const struct rr_case_result *c)
+{
+	return strcmp(c->name, "ksm") ? c->name : "KSM";
+}
+
 struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t)
 {
@@ -108,33 +134,31 @@ int rr_exit_code(enum rr_verdict v)
 	}
 }
 
-void rr_verdict_compute(struct rr_result *r)
+/*
+ * Check every case before any comparison: a case in error is the run's
+ * error; a control never reached is left out (and named in unreached);
+ * any other case without an interval is an error. ctl gets the reached
+ * controls' maxima, worst their largest.
+ */
+static bool cases_usable(struct rr_result *r, const struct rr_case_result *s,
+			 char *ctl, size_t clen, char *unreached,
+			 size_t ulen, double *worst)
 {
-	struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
-	char ctl[256] = "", unreached[256] = "";
-	double worst = 0;
 	size_t o = 0, u = 0;
 	int i;
 
-	if (r->verdict == RR_SKIP || r->verdict == RR_ERROR)
-		return;
-	if (!ksm) {
-		rr_set_verdict(r, RR_ERROR, "no KSM case was run");
-		return;
-	}
 	for (i = 0; i < r->nr_cases; i++) {
 		struct rr_case_result *c = &r->cases[i];
-		const char *name = rr_page_type_name(c->type);
+		const char *name = c->name;
 
 		if (c->error[0]) {
 			rr_set_verdict(r, RR_ERROR, "%s case: %s", name,
 				       c->error);
-			return;
+			return false;
 		}
-		if (!c->latency.count && c->not_reached[0] && c != ksm) {
-			if (u < sizeof(unreached))
-				u += snprintf(unreached + u,
-					      sizeof(unreached) - u, "%s%s",
+		if (!c->latency.count && c->not_reached[0] && c != s) {
+			if (u < ulen)
+				u += snprintf(unreached + u, ulen - u, "%s%s",
 					      u ? ", " : "", name);
 			continue;
 		}
@@ -142,26 +166,34 @@ void rr_verdict_compute(struct rr_result *r)
 			rr_set_verdict(r, RR_ERROR,
 				       "%s case: the trigger produced no measurable interval",
 				       name);
-			return;
+			return false;
 		}
-		if (c == ksm)
+		if (c == s)
 			continue;
-		if (c->latency.max > worst)
-			worst = c->latency.max;
-		if (o < sizeof(ctl))
-			o += snprintf(ctl + o, sizeof(ctl) - o, "%s%s %.3f ms",
+		if (c->latency.max > *worst)
+			*worst = c->latency.max;
+		if (o < clen)
+			o += snprintf(ctl + o, clen - o, "%s%s %.3f ms",
 				      o ? ", " : "", name, c->latency.max);
 	}
+	return true;
+}
+
+/* The oracle's part: true when it decided the verdict. */
+static bool oracle_verdict(struct rr_result *r, const struct rr_case_result *s)
+{
+	const char *sl = rr_case_label(s);
+	int i;
+
 	/* A control that failed its oracle: nothing to compare with. */
 	for (i = 0; i < r->nr_cases; i++) {
 		struct rr_case_result *c = &r->cases[i];
 
-		if (c != ksm && rr_oracle_failed(&c->oracle)) {
+		if (c != s && rr_oracle_failed(&c->oracle)) {
 			rr_set_verdict(r, RR_ERROR,
 				       "%s case (control): the oracle failed: %s",
-				       rr_page_type_name(c->type),
-				       c->oracle.reason);
-			return;
+				       c->name, c->oracle.reason);
+			return true;
 		}
 	}
 	/*
@@ -169,16 +201,50 @@ void rr_verdict_compute(struct rr_result *r)
 	 * (or a page it could not act on), reproduced whatever the
 	 * latency: a correctness failure, not a slow walk.
 	 */
-	if (rr_oracle_failed(&ksm->oracle)) {
+	if (rr_oracle_failed(&s->oracle)) {
 		rr_set_verdict(r, RR_REPRODUCED,
-			       "correctness: KSM case: %llu of %llu pages not acted on, %llu of %llu mappings missed (%s); KSM case max %.3f ms",
-			       ksm->oracle.pages_failed,
-			       ksm->oracle.pages_checked,
-			       ksm->oracle.mappings_missed,
-			       ksm->oracle.mappings_checked,
-			       ksm->oracle.reason, ksm->latency.max);
+			       "correctness: %s case: %llu of %llu pages not acted on, %llu of %llu mappings missed (%s); %s case max %.3f ms",
+			       sl, s->oracle.pages_failed,
+			       s->oracle.pages_checked,
+			       s->oracle.mappings_missed,
+			       s->oracle.mappings_checked,
+			       s->oracle.reason, sl, s->latency.max);
+		return true;
+	}
+	if (r->policy != RR_POLICY_CORRECTNESS)
+		return false;
+	if (!s->oracle.ran)
+		rr_set_verdict(r, RR_ERROR,
+			       "%s case: its oracle did not run, and the verdict is the oracle's",
+			       sl);
+	else
+		rr_set_verdict(r, RR_NOT_REPRODUCED,
+			       "correctness: %s case: oracle clean: %llu pages, %llu mappings checked; %s case max %.3f ms (latency not judged)",
+			       sl, s->oracle.pages_checked,
+			       s->oracle.mappings_checked, sl, s->latency.max);
+	return true;
+}
+
+void rr_verdict_compute(struct rr_result *r)
+{
+	struct rr_case_result *s = rr_result_subject(r);
+	char ctl[256] = "", unreached[256] = "";
+	double worst = 0;
+	const char *sl;
+	size_t o;
+
+	if (r->verdict == RR_SKIP || r->verdict == RR_ERROR)
+		return;
+	if (!s) {
+		rr_set_verdict(r, RR_ERROR, "no subject case was run");
 		return;
 	}
+	sl = rr_case_label(s);
+	if (!cases_usable(r, s, ctl, sizeof(ctl), unreached,
+			  sizeof(unreached), &worst))
+		return;
+	if (r->policy != RR_POLICY_LATENCY && oracle_verdict(r, s))
+		return;
 	if (!ctl[0]) {
 		if (unreached[0])
 			rr_set_verdict(r, RR_ERROR,
@@ -189,28 +255,30 @@ void rr_verdict_compute(struct rr_result *r)
 		return;
 	}
 	/* Controls the trigger never reached: named, not compared. */
+	o = strlen(ctl);
 	if (unreached[0] && o < sizeof(ctl))
 		snprintf(ctl + o, sizeof(ctl) - o, "; not reached: %s",
 			 unreached);
-	if (ksm->latency.max > r->threshold_ms &&
-	    ksm->latency.max >= r->min_ratio * worst)
+	if (s->latency.max > r->threshold_ms &&
+	    s->latency.max >= r->min_ratio * worst)
 		rr_set_verdict(r, RR_REPRODUCED,
-			       "KSM case max %.3f ms exceeds %.3g ms and is %.0fx the controls' max (%s)",
-			       ksm->latency.max, r->threshold_ms,
-			       worst > 0 ? ksm->latency.max / worst : 0, ctl);
-	else if (ksm->latency.max <= r->threshold_ms)
+			       "%s case max %.3f ms exceeds %.3g ms and is %.0fx the controls' max (%s)",
+			       sl, s->latency.max, r->threshold_ms,
+			       worst > 0 ? s->latency.max / worst : 0, ctl);
+	else if (s->latency.max <= r->threshold_ms)
 		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "KSM case max %.3f ms is within %.3g ms (controls: %s)",
-			       ksm->latency.max, r->threshold_ms, ctl);
+			       "%s case max %.3f ms is within %.3g ms (controls: %s)",
+			       sl, s->latency.max, r->threshold_ms, ctl);
 	else
 		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "KSM case max %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
-			       ksm->latency.max, r->threshold_ms, r->min_ratio,
-			       ctl);
-	if (ksm->oracle.ran && strlen(r->reason) < sizeof(r->reason))
-		snprintf(r->reason + strlen(r->reason),
-			 sizeof(r->reason) - strlen(r->reason),
-			 "; oracle clean: %llu pages, %llu mappings checked",
-			 ksm->oracle.pages_checked,
-			 ksm->oracle.mappings_checked);
+			       "%s case max %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
+			       sl, s->latency.max, r->threshold_ms,
+			       r->min_ratio, ctl);
+	o = strlen(r->reason);
+	if (s->oracle.ran && o < sizeof(r->reason))
+		snprintf(r->reason + o, sizeof(r->reason) - o,
+			 "; oracle %s: %llu pages, %llu mappings checked",
+			 rr_oracle_failed(&s->oracle) ? "FAILED (not judged)" :
+			 "clean", s->oracle.pages_checked,
+			 s->oracle.mappings_checked);
 }

@@ -42,6 +42,27 @@ enum rr_verdict {
 extern const char *const rr_verdict_names[];
 
 /*
+ * A case: one copy of the pattern, measured on its own. The subject is
+ * the case whose walks the reproducer claims pathological; controls are
+ * the same pattern where they should be short (another page type, or
+ * the same pages in one process). The verdict compares the subject
+ * with the controls that were reached.
+ */
+enum rr_role { RR_CONTROL, RR_SUBJECT };
+
+extern const char *const rr_role_names[];
+
+/*
+ * What decides the verdict: the subject's latency against the
+ * controls', and an oracle's outcome where one ran (both, the
+ * default); the latency alone (an oracle's outcome is reported, not
+ * judged); or the oracle alone (latency reported, not judged).
+ */
+enum rr_policy { RR_POLICY_BOTH, RR_POLICY_LATENCY, RR_POLICY_CORRECTNESS };
+
+extern const char *const rr_policy_names[];
+
+/*
  * The passes of a case run, each on a fresh copy of the pattern: the
  * probe's, the victim's (when apart), one with no probe at all
  * (--probe-cost), one counting interval-tree steps (--iterations).
@@ -50,6 +71,9 @@ enum rr_pass { RR_PASS_PROBE, RR_PASS_VICTIM, RR_PASS_BARE, RR_PASS_COUNT,
 	       RR_PASS_MAX };
 
 #define RR_MAX_PARAMS 8
+
+/* Cases of a reproducer: a subject and its controls. */
+#define RR_MAX_CASES 6
 
 /* Walk-level probes run beside the chosen one (--cross-check). */
 #define RR_MAX_CROSS 2
@@ -68,7 +92,9 @@ struct rr_oracle {
 };
 
 struct rr_case_result {
+	char name[24];
 	enum rr_page_type type;
+	enum rr_role role;
 	char what[192];			/* the reproducer's words; "": default */
 	bool ran;
 	char error[256];		/* set: the case failed */
@@ -133,6 +159,7 @@ struct rr_result {
 	char instance[64];
 	unsigned int runs;
 	double threshold_ms, min_ratio;
+	enum rr_policy policy;
 	/* pattern parameters, for the report */
 	unsigned long long pages;
 	unsigned long long max_page_sharing;
@@ -145,7 +172,7 @@ struct rr_result {
 	int nr_params;
 	char pattern_text[768];
 	int nr_cases;			/* 0: stopped before measuring */
-	struct rr_case_result cases[RR_PT_MAX];
+	struct rr_case_result cases[RR_MAX_CASES];
 	double total_s;
 	unsigned long long oom_kill_before, oom_kill_after;
 	long max_rss_kb;		/* of the measuring child */
@@ -162,17 +189,22 @@ void rr_result_param(struct rr_result *r, const char *name,
 		     unsigned long long value);
 void rr_result_param_text(struct rr_result *r, const char *name,
 			  const char *text);
-/* The case of a page type, or NULL. */
+/* The first case of a page type, or NULL. */
 struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t);
+/* The subject case, or NULL. */
+struct rr_case_result *rr_result_subject(const struct rr_result *r);
+/* A case in sentences: its name ("KSM" for the ksm case). */
+const char *rr_case_label(const struct rr_case_result *c);
 /*
  * Decide reproduced / not-reproduced from the measured cases, unless the
- * run already ended in skip or error. Reproduced: the KSM case's largest
+ * run already ended in skip or error. Reproduced: the subject's largest
  * latency exceeds threshold_ms and is at least min_ratio times the largest
  * latency of every control that was measured. A control the trigger never
  * reached is left out, and named in the reason; none reached is an error.
- * With an oracle: a control that fails it is an error, the KSM case
+ * With an oracle: a control that fails it is an error, the subject
  * failing it is reproduced (a correctness failure), whatever the latency.
+ * The policy may judge the latency alone, or the oracle alone.
  */
 void rr_verdict_compute(struct rr_result *r);
 void rr_set_verdict(struct rr_result *r, enum rr_verdict v,

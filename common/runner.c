@@ -99,12 +99,55 @@ static const struct rr_opt common_opts[] = {
 	RR_OPT_END
 };
 
+bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len)
+{
+	int i, j, subjects = 0;
+
+	if (r->nr_cases < 2 || r->nr_cases > RR_MAX_CASES) {
+		snprintf(why, len, "%d cases: a subject and 1 to %d controls",
+			 r->nr_cases, RR_MAX_CASES - 1);
+		return false;
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case *c = &r->cases[i];
+		const char *n = c->name ? c->name : rr_page_type_name(c->type);
+
+		if (c->type >= RR_PT_MAX) {
+			snprintf(why, len, "case %d: no page type", i + 1);
+			return false;
+		}
+		subjects += c->role == RR_SUBJECT;
+		for (j = 0; j < i; j++) {
+			const struct rr_case *o = &r->cases[j];
+
+			if (!strcmp(n, o->name ? o->name :
+				    rr_page_type_name(o->type))) {
+				snprintf(why, len, "two cases named %s", n);
+				return false;
+			}
+		}
+		if (strlen(n) >= sizeof(((struct rr_case_result *)0)->name) ||
+		    strspn(n, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+		    strlen(n)) {
+			snprintf(why, len,
+				 "case name '%s': lower case letters, digits and '-', at most 23",
+				 n);
+			return false;
+		}
+	}
+	if (subjects != 1) {
+		snprintf(why, len, "%d subject cases: one is needed", subjects);
+		return false;
+	}
+	return true;
+}
+
 static bool has_ksm_case(const struct rr_repro *r)
 {
 	int i;
 
 	for (i = 0; i < r->nr_cases; i++)
-		if (r->cases[i] == RR_PT_KSM)
+		if (r->cases[i].type == RR_PT_KSM)
 			return true;
 	return false;
 }
@@ -118,7 +161,7 @@ static unsigned long long largest_pattern(const struct rr_repro *r)
 
 	for (i = 0; i < r->nr_cases; i++) {
 		memset(&spec, 0, sizeof(spec));
-		r->spec(r->cases[i], &spec);
+		r->spec(&r->cases[i], &spec);
 		if (spec.pages * rr_page_size() > most)
 			most = spec.pages * rr_page_size();
 	}
@@ -403,17 +446,8 @@ static int supervise(pid_t child, const sigset_t *set, int *status,
 
 static int finish(const struct rr_repro *r, struct rr_result *res, int sig)
 {
-	int n;
-
 	if (res->nr_cases && r->sentence)
 		r->sentence(res, res->pattern_text, sizeof(res->pattern_text));
-	for (n = 0; r->case_what && n < res->nr_cases; n++) {
-		const char *w = r->case_what(res->cases[n].type);
-
-		if (w)
-			snprintf(res->cases[n].what, sizeof(res->cases[n].what),
-				 "%s", w);
-	}
 	report(res);
 	rr_lock_release();
 	if (sig) {
@@ -440,6 +474,11 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	pid_t child;
 
 	rr_set_prog(r->name);
+	if (!rr_repro_valid(r, err, sizeof(err))) {
+		fprintf(stderr, "%s: a bug in its declaration: %s\n", r->name,
+			err);
+		return 2;
+	}
 	/*
 	 * A reader that goes away (| head) must not kill us before the
 	 * restore: writes to a closed pipe fail with EPIPE instead.

@@ -123,16 +123,6 @@ static int undo_zram(const char *id, const char *ident, bool verbose)
 	return err;
 }
 
-/*
- * Where sysfs is for the module undo: RMAP_REPRO_SYS_DIR lets the unit
- * tests stand a directory tree in for /sys/module and /sys/block.
- */
-static const char *sys_dir(void)
-{
-	const char *dir = getenv("RMAP_REPRO_SYS_DIR");
-
-	return dir && *dir ? dir : "/sys";
-}
 
 /* A zram device with a disk size: set up by someone. Names it. */
 static bool zram_configured(char *dev, size_t size)
@@ -142,13 +132,13 @@ static bool zram_configured(char *dev, size_t size)
 	bool found = false;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s/block", sys_dir());
+	snprintf(path, sizeof(path), "%s/block", rr_sys_dir());
 	dir = opendir(path);
 	while (dir && !found && (d = readdir(dir))) {
 		if (strncmp(d->d_name, "zram", 4))
 			continue;
 		snprintf(path, sizeof(path), "%s/block/%s/disksize",
-			 sys_dir(), d->d_name);
+			 rr_sys_dir(), d->d_name);
 		if (!rr_read_file(path, v, sizeof(v)) && strcmp(v, "0")) {
 			snprintf(dev, size, "/dev/%s", d->d_name);
 			found = true;
@@ -165,7 +155,7 @@ static int undo_module(const char *name, bool verbose)
 	char path[PATH_MAX];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/module/%s", sys_dir(), name);
+	snprintf(path, sizeof(path), "%s/module/%s", rr_sys_dir(), name);
 	if (!rr_path_exists(path))
 		return 0;
 	/* Unloading zram removes every zram device, also a user's. */

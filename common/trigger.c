@@ -12,6 +12,7 @@ const char *const rr_trigger_names[] = {
 	[RR_TRIG_COMPACT] = "compact",
 	[RR_TRIG_RECLAIM] = "reclaim",
 	[RR_TRIG_MIGRATE] = "migrate",
+	[RR_TRIG_SOFT_OFFLINE] = "soft-offline",
 	NULL
 };
 
@@ -19,6 +20,7 @@ static const struct rr_trigger_ops *const table[RR_TRIG_MAX] = {
 	[RR_TRIG_COMPACT] = &rr_trigger_compact,
 	[RR_TRIG_RECLAIM] = &rr_trigger_reclaim,
 	[RR_TRIG_MIGRATE] = &rr_trigger_migrate,
+	[RR_TRIG_SOFT_OFFLINE] = &rr_trigger_soft_offline,
 };
 
 const struct rr_trigger_ops *rr_trigger_get(int t)

@@ -16,6 +16,11 @@
  *   migrate  move_pages() of the pattern's pages to another NUMA node
  *            (trigger_migrate.c): two walks per page moved; needs two
  *            nodes with memory.
+ *   soft-offline  madvise(MADV_SOFT_OFFLINE) of the pattern's pages
+ *            (trigger_soft_offline.c): each migrates to a new frame on
+ *            any node and its old frame is retired, then given back
+ *            (unpoison-pfn); auto never picks it, a reproducer may.
+
  * A new trigger is one more file and one more line in trigger.c's table.
  */
 #ifndef RR_TRIGGER_H
@@ -35,6 +40,7 @@ enum rr_trigger {
 	RR_TRIG_COMPACT,
 	RR_TRIG_RECLAIM,
 	RR_TRIG_MIGRATE,
+	RR_TRIG_SOFT_OFFLINE,
 	RR_TRIG_MAX
 };
 
@@ -94,6 +100,7 @@ struct rr_trigger_ops {
 extern const struct rr_trigger_ops rr_trigger_compact;
 extern const struct rr_trigger_ops rr_trigger_reclaim;
 extern const struct rr_trigger_ops rr_trigger_migrate;
+extern const struct rr_trigger_ops rr_trigger_soft_offline;
 
 /* The entry of a trigger, NULL for auto or out of range. */
 const struct rr_trigger_ops *rr_trigger_get(int t);

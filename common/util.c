@@ -277,6 +277,23 @@ void rr_knob_value(const char *raw, char *out, size_t size)
 	snprintf(out, size, "%s", raw);
 }
 
+static const char *dir_env(const char *name, const char *dflt)
+{
+	const char *dir = getenv(name);
+
+	return dir && *dir ? dir : dflt;
+}
+
+const char *rr_sys_dir(void)
+{
+	return dir_env("RMAP_REPRO_SYS_DIR", "/sys");
+}
+
+const char *rr_proc_dir(void)
+{
+	return dir_env("RMAP_REPRO_PROC_DIR", "/proc");
+}
+
 int rr_read_keyed(const char *path, const char *key, unsigned long long *val)
 {
 	size_t klen = strlen(key);

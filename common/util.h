@@ -63,6 +63,14 @@ int rr_read_long(const char *path, long *val);
 int rr_read_ull(const char *path, unsigned long long *val);
 bool rr_path_exists(const char *path);
 
+/*
+ * Where sysfs and procfs are for journal undo handlers:
+ * RMAP_REPRO_SYS_DIR and RMAP_REPRO_PROC_DIR let the unit tests stand
+ * a directory tree in for them.
+ */
+const char *rr_sys_dir(void);
+const char *rr_proc_dir(void);
+
 /* "always [madvise] never" -> "madvise"; other values are copied. */
 void rr_knob_value(const char *raw, char *out, size_t size);
 

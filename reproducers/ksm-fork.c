@@ -80,8 +80,13 @@ static const struct rr_opt opts[] = {
 
 static const char *const kconfig[] = { "KSM", "MMU", NULL };
 
-static const enum rr_page_type cases[] = {
-	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+static const struct rr_case cases[] = {
+	{ .type = RR_PT_KSM, .role = RR_SUBJECT,
+	  .what = "KSM-merged anonymous pages mapped by every member of the family (rmap_walk_ksm)" },
+	{ .type = RR_PT_ANON,
+	  .what = "the same family on plain anonymous pages, no KSM (rmap_walk_anon, control)" },
+	{ .type = RR_PT_FILE,
+	  .what = "the same family on a MAP_SHARED memfd (shmem), each page shared by every member (rmap_walk_file, control)" },
 };
 
 /* Members of a tree of `depth` levels, `children` forks per member. */
@@ -112,9 +117,9 @@ static bool check(char *why, size_t len)
 	return true;
 }
 
-static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	s->type = t;
+	s->type = c->type;
 	s->pages = pages;
 	s->split_every = split_every;
 	s->identical = identical;
@@ -274,10 +279,10 @@ static int spawn(struct rr_pattern *p, bool rewrite, char *why, size_t len)
 	return err;
 }
 
-static int build(const struct rr_repro *r, enum rr_page_type t,
+static int build(const struct rr_repro *r, const struct rr_case *c,
 		 struct rr_pattern *p, char *why, size_t len)
 {
-	int err = rr_default_build(r, t, p, why, len);
+	int err = rr_default_build(r, c, p, why, len);
 
 	if (err || order != FORK_THEN_MERGE)
 		return err;
@@ -389,7 +394,7 @@ static void family_refs(struct rr_pattern *p)
 	free(all);
 }
 
-static int after_merge(const struct rr_repro *r, enum rr_page_type t,
+static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 		       struct rr_pattern *p, char *why, size_t len)
 {
 	if (order == FORK_THEN_MERGE) {
@@ -399,11 +404,11 @@ static int after_merge(const struct rr_repro *r, enum rr_page_type t,
 	return spawn(p, false, why, len);
 }
 
-static void teardown(const struct rr_repro *r, enum rr_page_type t,
+static void teardown(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p)
 {
 	reap(p);
-	rr_default_teardown(r, t, p);
+	rr_default_teardown(r, c, p);
 }
 
 /* The oracle judges migration, which moves every page to a new frame. */
@@ -423,7 +428,7 @@ static unsigned long long filled(void)
 {
 	struct rr_pattern_spec s = { 0 };
 
-	spec(RR_PT_KSM, &s);
+	spec(&cases[0], &s);
 	return rr_pattern_spec_filled(&s);
 }
 
@@ -464,27 +469,13 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 		if (!c->procs)
 			o += snprintf(buf + o, len - o, "%s %s never built",
 				      i ? "," : "",
-				      rr_page_type_name(c->type));
+				      c->name);
 		else
 			o += snprintf(buf + o, len - o,
 				      "%s %s %u processes, %zu VMAs",
 				      i ? ";" : "",
-				      rr_page_type_name(c->type), c->procs,
+				      c->name, c->procs,
 				      c->vmas);
-	}
-}
-
-static const char *case_what(enum rr_page_type t)
-{
-	switch (t) {
-	case RR_PT_KSM:
-		return "KSM-merged anonymous pages mapped by every member of the family (rmap_walk_ksm)";
-	case RR_PT_ANON:
-		return "the same family on plain anonymous pages, no KSM (rmap_walk_anon, control)";
-	case RR_PT_FILE:
-		return "the same family on a MAP_SHARED memfd (shmem), each page shared by every member (rmap_walk_file, control)";
-	default:
-		return NULL;
 	}
 }
 
@@ -494,12 +485,11 @@ static const struct rr_repro ksm_fork = {
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,
-	.nr_cases = 3,
+	.nr_cases = ARRAY_SIZE(cases),
 	.check = check,
 	.spec = spec,
 	.describe = describe,
 	.sentence = sentence,
-	.case_what = case_what,
 	.ops = &ops,
 };
 

@@ -8,6 +8,7 @@
  * page's offset and stay short: they are the controls.
  */
 #include "repro.h"
+#include "util.h"
 
 static unsigned long long pages = 20000;
 static unsigned long long split_every = 2;
@@ -28,8 +29,10 @@ static const struct rr_opt opts[] = {
 
 static const char *const kconfig[] = { "KSM", "MMU", NULL };
 
-static const enum rr_page_type cases[] = {
-	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+static const struct rr_case cases[] = {
+	{ .type = RR_PT_KSM, .role = RR_SUBJECT },
+	{ .type = RR_PT_ANON },
+	{ .type = RR_PT_FILE },
 };
 
 static bool check(char *why, size_t len)
@@ -41,9 +44,9 @@ static bool check(char *why, size_t len)
 	return true;
 }
 
-static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	s->type = t;
+	s->type = c->type;
 	s->pages = pages;
 	s->split_every = split_every;
 	s->identical = identical;
@@ -54,7 +57,7 @@ static unsigned long long filled(void)
 {
 	struct rr_pattern_spec s = { 0 };
 
-	spec(RR_PT_KSM, &s);
+	spec(&cases[0], &s);
 	return rr_pattern_spec_filled(&s);
 }
 
@@ -90,7 +93,7 @@ static const struct rr_repro ksm_mprotect_split = {
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,
-	.nr_cases = 3,
+	.nr_cases = ARRAY_SIZE(cases),
 	.check = check,
 	.spec = spec,
 	.describe = describe,

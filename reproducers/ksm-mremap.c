@@ -16,8 +16,9 @@
  *
  * Then KSM merges again (ksmd refreshes its rmap_items), ksmd is stopped
  * (run=0, which keeps the pages merged) and the trigger moves each page
- * to the other NUMA node. The same on plain anonymous pages and on a
- * MAP_SHARED memfd are the controls.
+ * to the other NUMA node, or on one node soft-offlines it (a new frame,
+ * the old one retired and given back). The same on plain anonymous pages
+ * and on a MAP_SHARED memfd are the controls.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,11 +67,13 @@ static const struct rr_opt opts[] = {
 
 static const char *const kconfig[] = { "KSM", "MMU", "MIGRATION", NULL };
 
-static const enum rr_page_type cases[] = {
-	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+static const struct rr_case cases[] = {
+	{ .type = RR_PT_KSM, .role = RR_SUBJECT },
+	{ .type = RR_PT_ANON },
+	{ .type = RR_PT_FILE },
 };
 
-static const int triggers[] = { RR_TRIG_MIGRATE, 0 };
+static const int triggers[] = { RR_TRIG_MIGRATE, RR_TRIG_SOFT_OFFLINE, 0 };
 
 static bool check(char *why, size_t len)
 {
@@ -84,9 +87,9 @@ static bool check(char *why, size_t len)
 	return true;
 }
 
-static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	s->type = t;
+	s->type = c->type;
 	s->pages = pages;
 	s->split_every = split_every;
 	s->identical = 0;		/* every page */
@@ -155,7 +158,7 @@ static int move_vmas(char *src, size_t len, char *dst, char *why,
  * the oracle must report it. The ring is closed, and the pin dropped, at
  * teardown.
  */
-static int pin_for_test(enum rr_page_type t, struct rr_pattern *p,
+static int pin_for_test(const struct rr_case *c, struct rr_pattern *p,
 			struct state *s, char *why, size_t len)
 {
 	const char *want = pin_names[pin_case];
@@ -163,7 +166,7 @@ static int pin_for_test(enum rr_page_type t, struct rr_pattern *p,
 	struct iovec iov = { p->addr, rr_page_size() };
 	const char *how;
 
-	if (!pin_case || strcmp(want, rr_page_type_name(t)))
+	if (!pin_case || strcmp(want, rr_page_type_name(c->type)))
 		return 0;
 	s->ring = syscall(__NR_io_uring_setup, 1, &prm);
 	if (s->ring >= 0) {
@@ -199,7 +202,7 @@ static int pin_for_test(enum rr_page_type t, struct rr_pattern *p,
 	return 0;
 }
 
-static int build(const struct rr_repro *r, enum rr_page_type t,
+static int build(const struct rr_repro *r, const struct rr_case *c,
 		 struct rr_pattern *p, char *why, size_t len)
 {
 	struct state *s = calloc(1, sizeof(*s));
@@ -208,7 +211,7 @@ static int build(const struct rr_repro *r, enum rr_page_type t,
 	if (!s)
 		return -ENOMEM;
 	s->ring = s->pipe[0] = s->pipe[1] = -1;
-	err = rr_default_build(r, t, p, why, len);
+	err = rr_default_build(r, c, p, why, len);
 	p->priv = s;
 	return err;
 }
@@ -224,7 +227,7 @@ static void place_victim(struct rr_pattern *p)
 	p->victim = p->addr + v * rr_page_size();
 }
 
-static int after_merge(const struct rr_repro *r, enum rr_page_type t,
+static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 		       struct rr_pattern *p, char *why, size_t len)
 {
 	struct state *s = p->priv;
@@ -261,16 +264,16 @@ static int after_merge(const struct rr_repro *r, enum rr_page_type t,
 	if (err)
 		return err;
 	p->vmas = in;
-	if (t == RR_PT_KSM) {
+	if (c->type == RR_PT_KSM) {
 		/* ksmd finds its pages at their new addresses; run=0 after */
 		err = rr_ksm_merge(p->filled, &k, why, len);
 		if (err)
 			return err;
 	}
-	return pin_for_test(t, p, s, why, len);
+	return pin_for_test(c, p, s, why, len);
 }
 
-static void teardown(const struct rr_repro *r, enum rr_page_type t,
+static void teardown(const struct rr_repro *r, const struct rr_case *c,
 		     struct rr_pattern *p)
 {
 	struct state *s = p->priv;
@@ -285,7 +288,7 @@ static void teardown(const struct rr_repro *r, enum rr_page_type t,
 		free(s);
 		p->priv = NULL;
 	}
-	rr_default_teardown(r, t, p);
+	rr_default_teardown(r, c, p);
 }
 
 static const struct rr_repro_ops ops = {
@@ -323,24 +326,24 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 		     "the whole mapping moved to a fresh address, VMA by VMA");
 	for (i = 0; i < res->nr_cases && o < len; i++)
 		o += snprintf(buf + o, len - o, "%s %s %zu", i ? "," : "",
-			      rr_page_type_name(res->cases[i].type),
+			      res->cases[i].name,
 			      res->cases[i].vmas);
 }
 
 static const struct rr_repro ksm_mremap = {
 	.name = "ksm-mremap",
-	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Plain anonymous pages and a MAP_SHARED memfd are the controls. Needs two NUMA nodes. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node (on one node: madvise(MADV_SOFT_OFFLINE) moves it to a new frame, and the retired frame is given back) and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Plain anonymous pages and a MAP_SHARED memfd are the controls. Needs two NUMA nodes, or the soft-offline trigger. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,
-	.nr_cases = 3,
+	.nr_cases = ARRAY_SIZE(cases),
 	.check = check,
 	.spec = spec,
 	.describe = describe,
 	.sentence = sentence,
 	.ops = &ops,
 	.triggers = triggers,
-	.triggers_why = "its oracle checks the frame of every mapping after move_pages(): it needs the migrate trigger (two NUMA nodes with memory)",
+	.triggers_why = "its oracle checks the frame of every mapping after each page moved: it needs the migrate trigger (two NUMA nodes with memory) or, on one node, soft-offline (CONFIG_MEMORY_FAILURE and the hwpoison injector, to give the retired frames back)",
 };
 
 int main(int argc, char **argv)

@@ -64,8 +64,10 @@ static const struct rr_opt opts[] = {
 
 static const char *const kconfig[] = { "KSM", "MMU", NULL };
 
-static const enum rr_page_type cases[] = {
-	RR_PT_KSM, RR_PT_ANON, RR_PT_FILE,
+static const struct rr_case cases[] = {
+	{ .type = RR_PT_KSM, .role = RR_SUBJECT },
+	{ .type = RR_PT_ANON },
+	{ .type = RR_PT_FILE },
 };
 
 static bool check(char *why, size_t len)
@@ -77,10 +79,10 @@ static bool check(char *why, size_t len)
 	return true;
 }
 
-static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->type = t;
+	s->type = c->type;
 	s->pages = pages;
 	s->split_every = split_every;
 	s->identical = identical;
@@ -137,10 +139,10 @@ static int churn(struct rr_pattern *p, char *why, size_t len)
 	return 0;
 }
 
-static int build(const struct rr_repro *r, enum rr_page_type t,
+static int build(const struct rr_repro *r, const struct rr_case *c,
 		 struct rr_pattern *p, char *why, size_t len)
 {
-	int err = rr_default_build(r, t, p, why, len);
+	int err = rr_default_build(r, c, p, why, len);
 
 	if (!err && dontneed)
 		err = churn(p, why, len);
@@ -155,7 +157,7 @@ static unsigned long long filled(void)
 {
 	struct rr_pattern_spec s;
 
-	spec(RR_PT_KSM, &s);
+	spec(&cases[0], &s);
 	return rr_pattern_spec_filled(&s);
 }
 
@@ -176,7 +178,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 	char every[32];
 	int i;
 
-	spec(RR_PT_KSM, &s);
+	spec(&cases[0], &s);
 	expected = rr_pattern_expected_vmas(&s);
 	snprintf(every, sizeof(every), split_every == 2 ? "every other" :
 		 "one in every %llu", split_every);
@@ -190,11 +192,11 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 		if (!c->vmas)
 			o += snprintf(buf + o, len - o, "%s %s never counted",
 				      i ? "," : "",
-				      rr_page_type_name(c->type));
+				      c->name);
 		else
 			o += snprintf(buf + o, len - o, "%s %s %zu%s",
 				      i ? "," : "",
-				      rr_page_type_name(c->type), c->vmas,
+				      c->name, c->vmas,
 				      c->vmas < expected ?
 				      " (the kernel ignored the advice there)" :
 				      "");
@@ -211,9 +213,9 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 }
 
 /* The file control is not split by MADV_MERGEABLE: say what it is. */
-static const char *case_what(enum rr_page_type t)
+static const char *case_what(const struct rr_case *c)
 {
-	if (t == RR_PT_FILE && advices[advice].madv == MADV_MERGEABLE)
+	if (c->type == RR_PT_FILE && advices[advice].madv == MADV_MERGEABLE)
 		return "the same mapping and advice on a MAP_SHARED memfd (shmem), where the kernel ignores MADV_MERGEABLE: one VMA, see the Pattern line (rmap_walk_file, control)";
 	return NULL;
 }
@@ -224,7 +226,7 @@ static const struct rr_repro madvise_split = {
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,
-	.nr_cases = 3,
+	.nr_cases = ARRAY_SIZE(cases),
 	.check = check,
 	.spec = spec,
 	.describe = describe,

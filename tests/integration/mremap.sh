@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ksm-mremap on the kernel here. Its oracle needs move_pages() between
-# two NUMA nodes: with one node it must SKIP, saying why, and leave the
-# machine as it was; with two it must run to a verdict that follows
-# from its figures, with an oracle outcome for every case. A trigger it
-# cannot use is a usage error.
+# ksm-mremap on the kernel here. Its oracle needs pages moved: by
+# move_pages() between two NUMA nodes, or on one node by soft offline
+# (with memory failure, and the hwpoison injector to give the frames
+# back). With neither it must SKIP, saying why, and leave the machine as
+# it was; with either it must run to a verdict that follows from its
+# figures, with an oracle outcome for every case. A trigger it cannot
+# use is a usage error.
 . "$(dirname "$0")/../lib/integration.sh"
 
 before=$(snapshot)
@@ -14,22 +16,34 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/m.json
-if [ "$(mem_nodes)" -lt 2 ]; then
-	echo "# here: $(mem_nodes) NUMA node(s) with memory: a skip is expected"
+if [ "$(mem_nodes)" -ge 2 ]; then
+	want=migrate
+elif soft_offline_possible; then
+	want=soft-offline
+else
+	want=
+fi
+if [ -z "$want" ]; then
+	echo "# here: $(mem_nodes) NUMA node(s) with memory, no soft offline: a skip is expected"
 	assert "one node: exit 4 (skip)" [ $rc = 4 ]
-	assert_jq "one node: the reason says it needs the migrate trigger, and why not here" \
-		"$j" '.verdict == "skip" and (.reason | test("needs the migrate trigger")) and (.reason | test("migrate: "))'
+	assert_jq "one node: the reason says it needs a trigger that moves pages, and why neither is here" \
+		"$j" '.verdict == "skip" and (.reason | test("needs the migrate trigger")) and (.reason | test("migrate: .*; soft-offline: "))'
 	assert "one node: KTAP says SKIP with the reason" \
 		grep -q "^ok 1 ksm-mremap # SKIP .*migrate trigger" "$work/m/ksm-mremap.ktap"
 else
-	echo "# here: $(mem_nodes) NUMA nodes with memory: a verdict is expected"
+	echo "# here: $(mem_nodes) NUMA node(s) with memory: $want and a verdict are expected"
 	v=$(jq -r .verdict "$j")
-	assert "two nodes: a verdict ($v), exit $(exit_of "$v")" \
+	assert "a verdict ($v), exit $(exit_of "$v")" \
 		[ "$v" != skip -a "$v" != error -a $rc = "$(exit_of "$v")" ]
-	assert_jq "two nodes: the verdict follows from the figures and the oracle" \
+	assert_jq "auto chose $want" "$j" ".trigger.name == \"$want\""
+	assert_jq "the verdict follows from the figures and the oracle" \
 		"$j" ".verdict == ($verdict_rule)"
-	assert_jq "two nodes: every case has an oracle outcome" "$j" \
+	assert_jq "every case has an oracle outcome" "$j" \
 		'.cases | all(.oracle.pages_checked > 0 and .oracle.mappings_checked > 0)'
+	if [ $want = soft-offline ]; then
+		assert_jq "soft-offline gave every retired frame back (HardwareCorrupted as before)" \
+			"$j" '.trigger.how | capture("HardwareCorrupted (?<a>[0-9]+) kB before, (?<b>[0-9]+) kB after") | .a == .b'
+	fi
 fi
 assert_same "the machine is as before" "$before" "$after"
 

@@ -8,7 +8,9 @@
 # failure path, for real: --pin-page anon holds a page that migration
 # cannot move, and the oracle must report exactly that page, making the
 # run an error; --pin-page ksm makes the KSM case fail its oracle, which
-# is reproduced as a correctness failure.
+# is reproduced as a correctness failure. On one node, the soft-offline
+# trigger moves the pages instead: the oracle is clean there too, and
+# every frame it retired is given back.
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
@@ -42,6 +44,20 @@ for which in unfixed fixed; do
 	assert_jq "$which: each verdict follows the documented rule" "$j" \
 		".results | all(.verdict == ($verdict_rule))"
 done
+
+out=$work/one-node
+vmrun "$(test_kernel unfixed)" "$out" --numa-nodes 1
+rc=$?
+j=$out/results.json
+assert "one node: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
+assert_jq "one node: auto chose soft-offline for both modes" "$j" \
+	'[.results[].trigger.name] == ["soft-offline", "soft-offline"]'
+assert_jq "one node: the oracle is clean for every case" "$j" \
+	".results | all($clean)"
+assert_jq "one node: every retired frame given back (HardwareCorrupted 0 kB after)" \
+	"$j" '.results | all(.trigger.how | test("HardwareCorrupted 0 kB before, 0 kB after"))'
+assert_jq "one node: each verdict follows the documented rule" "$j" \
+	".results | all(.verdict == ($verdict_rule))"
 
 out=$work/pin-anon
 vmrun "$(test_kernel unfixed)" "$out" -- --pin-page anon

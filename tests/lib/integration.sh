@@ -139,6 +139,24 @@ reclaim_possible() {
 	  modinfo zram >/dev/null 2>&1; }
 }
 
+# kconfig NAME: the running kernel's CONFIG_NAME value (y, m, ...), from
+# /proc/config.gz or /boot/config-RELEASE; empty when unset or unknown.
+kconfig() {
+	local f=/boot/config-$(uname -r)
+
+	{ if [ -r /proc/config.gz ]; then zcat /proc/config.gz
+	  elif [ -r "$f" ]; then cat "$f"; fi; } 2>/dev/null |
+		sed -n "s/^CONFIG_$1=//p"
+}
+
+# Soft offline, and a way to give the retired frames back.
+soft_offline_possible() {
+	[ "$(kconfig MEMORY_FAILURE)" = y ] && [ -r /proc/kpageflags ] &&
+	{ [ -e /sys/kernel/debug/hwpoison/unpoison-pfn ] ||
+	  [ "$(kconfig HWPOISON_INJECT)" = y ] ||
+	  modprobe -n -q hwpoison_inject 2>/dev/null; }
+}
+
 # The trigger --trigger auto must choose on this machine.
 expected_trigger() {
 	if [ "$(mem_nodes)" -ge 2 ]; then
@@ -184,15 +202,19 @@ expected_probe() {
 
 # jq: the verdict the documented rule gives for a result object.
 verdict_rule='
-	(.cases | map(select(.page_type == "ksm"))[0]) as $s |
+	(.cases | map(select(.role == "subject"))[0]) as $s |
 	$s.latency_ms.max as $k |
-	([.cases[] | select(.page_type != "ksm" and
+	([.cases[] | select(.role == "control" and
 			   (.latency_ms.count > 0 or .not_reached == null)) |
 	  .latency_ms.max] | max) as $c |
+	.verdict_policy as $p |
 	def failed: . != null and (.pages_failed + .mappings_missed) > 0;
-	if any(.cases[] | select(.page_type != "ksm"); .oracle | failed)
+	if $p != "latency" and
+	   any(.cases[] | select(.role == "control"); .oracle | failed)
 	then "error"
-	elif ($s.oracle | failed) then "reproduced"
+	elif $p != "latency" and ($s.oracle | failed) then "reproduced"
+	elif $p == "correctness" then
+		(if $s.oracle == null then "error" else "not-reproduced" end)
 	elif $k > .threshold_ms and $k >= .min_ratio * $c
 	then "reproduced" else "not-reproduced" end'
 

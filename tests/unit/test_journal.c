@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -356,7 +357,7 @@ static void test_undo_table(void)
 {
 	static const char *const ops[] = {
 		J_SWAPON, J_ZRAM, J_CGROUP, J_INSTANCE, J_MOUNT, J_MODULE,
-		J_DYNEVENT,
+		J_DYNEVENT, J_UNPOISON,
 	};
 	const struct journal_undo *const *h;
 	size_t i, found, n = 0;
@@ -515,6 +516,56 @@ static void test_lock_inherited(void)
 	rr_lock_release();
 }
 
+/* kpageflags of a stand-in /proc: frame 3 is HWPoison (bit 19). */
+static void stand_in_frames(void)
+{
+	uint64_t flags[5] = { 0, 0, 0, 1ULL << 19, 0 };
+	char p[256];
+	int fd;
+
+	path(p, sizeof(p), "proc");
+	CHECK_EQ(mkdir(p, 0755), 0);
+	path(p, sizeof(p), "proc/kpageflags");
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, flags, sizeof(flags)), (ssize_t)sizeof(flags));
+	close(fd);
+	path(p, sizeof(p), "proc");
+	setenv("RMAP_REPRO_PROC_DIR", p, 1);
+	snprintf(p, sizeof(p), "mkdir -p %s/sys/kernel/debug/hwpoison", dir);
+	CHECK_EQ(system(p), 0);
+	path(p, sizeof(p), "sys");
+	setenv("RMAP_REPRO_SYS_DIR", p, 1);
+	put("sys/kernel/debug/hwpoison/unpoison-pfn", "");
+}
+
+/*
+ * A frame soft offline retired: given back through unpoison-pfn, and
+ * checked in kpageflags. One not retired is left alone; one that stays
+ * retired (the stand-in file cannot clear the flag) is a failure, and
+ * the journal is kept.
+ */
+static void test_unpoison_undo(void)
+{
+	struct rr_replay st;
+
+	setup();
+	stand_in_frames();
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_UNPOISON, "2", ""), 0);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.undone, 1);
+	CHECK_STR(get("sys/kernel/debug/hwpoison/unpoison-pfn"), "");
+
+	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_record(J_UNPOISON, "3", ""), 0);
+	CHECK(journal_replay(journal_path(), false, &st) > 0);
+	CHECK_EQ(st.failures, 1);
+	CHECK_STR(get("sys/kernel/debug/hwpoison/unpoison-pfn"), "3");
+	unsetenv("RMAP_REPRO_PROC_DIR");
+	unsetenv("RMAP_REPRO_SYS_DIR");
+}
+
 TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
 	  T(test_undo_table), T(test_reverse_order),
 	  T(test_bracketed_value), T(test_empty_original),
@@ -523,4 +574,4 @@ TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
 	  T(test_dynevent), T(test_changed_since_is_left),
 	  T(test_volatile_knob), T(test_list_compare), T(test_other_boot),
 	  T(test_begin_replays_leftover), T(test_lock),
-	  T(test_lock_inherited))
+	  T(test_lock_inherited), T(test_unpoison_undo))

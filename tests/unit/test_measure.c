@@ -18,6 +18,7 @@
 #include "bracket.h"
 #include "harness.h"
 #include "meter.h"
+#include "report.h"
 #include "repro.h"
 #include "trigger.h"
 #include "util.h"
@@ -34,19 +35,23 @@ static struct {
 	int arms[RR_PASS_MAX], starts, stops, collects;
 	int misses;		/* collects that count nothing, first */
 	int miss_type;		/* +1: a case type never reached */
+	int cur;		/* the case being built, by its place */
 	int bad_ranges;		/* arm's range disagrees with may_miss */
 	bool may_miss, probe_cost;
-	double ms[RR_PT_MAX];	/* the sample each case's collect adds */
+	double ms[RR_MAX_CASES];	/* each case's sample, by place */
 	int samples_per_collect;
 } f;
+
+static const struct rr_repro repro, *cur_repro;
 
 static void reset(void)
 {
 	memset(&f, 0, sizeof(f));
+	cur_repro = &repro;
 	f.merging = 4;
-	f.ms[RR_PT_KSM] = 300;
-	f.ms[RR_PT_ANON] = 1;
-	f.ms[RR_PT_FILE] = 2;
+	f.ms[0] = 300;		/* the cases, in their places */
+	f.ms[1] = 1;
+	f.ms[2] = 2;
 	f.samples_per_collect = 2;
 	rr_cfg.runs = 2;
 	rr_cfg.attempts = 3;
@@ -56,13 +61,16 @@ static void reset(void)
 }
 
 /* The reproducer. */
-static const enum rr_page_type cases[] = { RR_PT_KSM, RR_PT_ANON,
-					   RR_PT_FILE };
+static const struct rr_case cases[] = {
+	{ .type = RR_PT_KSM, .role = RR_SUBJECT },
+	{ .type = RR_PT_ANON },
+	{ .type = RR_PT_FILE },
+};
 
-static void spec(enum rr_page_type t, struct rr_pattern_spec *s)
+static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->type = t;
+	s->type = c->type;
 	s->pages = PAGES;
 }
 
@@ -73,12 +81,13 @@ static int fsetup(const struct rr_repro *r, struct rr_result *res,
 	return 0;
 }
 
-static int fbuild(const struct rr_repro *r, enum rr_page_type t,
+static int fbuild(const struct rr_repro *r, const struct rr_case *c,
 		  struct rr_pattern *p, char *why, size_t len)
 {
 	size_t sz = PAGES * rr_page_size();
 
 	f.builds++;
+	f.cur = c - r->cases;
 	if (f.build_fail_at && f.builds == f.build_fail_at) {
 		snprintf(why, len, "fake build failed");
 		return -ENOMEM;
@@ -105,7 +114,7 @@ static int fmerge(const struct rr_repro *r, struct rr_pattern *p,
 	return 0;
 }
 
-static void fteardown(const struct rr_repro *r, enum rr_page_type t,
+static void fteardown(const struct rr_repro *r, const struct rr_case *c,
 		      struct rr_pattern *p)
 {
 	f.teardowns++;
@@ -192,7 +201,7 @@ static int mcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	if (f.collects <= f.misses || (f.miss_type && (int)a->type == f.miss_type - 1))
 		return 0;
 	for (i = 0; i < f.samples_per_collect; i++)
-		rr_samples_add(outs[0], f.ms[a->type] / (i + 1));
+		rr_samples_add(outs[0], f.ms[f.cur] / (i + 1));
 	pres[0].intervals = pres[0].counted = f.samples_per_collect;
 	return 0;
 }
@@ -221,7 +230,7 @@ static void measure(void)
 	res.probe.bracket = RR_BR_MEMCG_RECLAIM;
 	res.probe_cost = f.probe_cost;
 	trig.may_miss = f.may_miss;
-	rr_measure(&repro, &res, &trig, &meter);
+	rr_measure(cur_repro, &res, &trig, &meter);
 }
 
 /* Every build torn down; the meter opened and closed once. */
@@ -258,8 +267,8 @@ static void test_normal(void)
 		CHECK_EQ(c->passes[RR_PASS_PROBE], 2);
 		CHECK_EQ(c->latency.count, 4);
 		CHECK_EQ(c->intervals, 4);
-		CHECK_NEAR(c->latency.max, f.ms[c->type], 1e-9);
-		CHECK_NEAR(c->latency.min, f.ms[c->type] / 2, 1e-9);
+		CHECK_NEAR(c->latency.max, f.ms[i], 1e-9);
+		CHECK_NEAR(c->latency.min, f.ms[i] / 2, 1e-9);
 		CHECK_EQ(c->pages, PAGES);
 		CHECK_EQ(c->vmas, 1);
 		CHECK_STR(c->error, "");
@@ -277,7 +286,7 @@ static void test_normal(void)
 static void test_not_reproduced(void)
 {
 	reset();
-	f.ms[RR_PT_KSM] = 3;
+	f.ms[0] = 3;
 	measure();
 	check_balanced();
 	CHECK_EQ(res.verdict, RR_NOT_REPRODUCED);
@@ -475,9 +484,107 @@ static void test_nothing_measured(void)
 	CHECK_CONTAINS(res.reason, "produced no measurable interval");
 }
 
+/*
+ * Named cases: two of the same page type (the subject, the pattern in a
+ * family; a control, the same pages in one process), no KSM at all.
+ */
+static const struct rr_case family_cases[] = {
+	{ .name = "family", .type = RR_PT_ANON, .role = RR_SUBJECT,
+	  .what = "a family of processes" },
+	{ .name = "single", .type = RR_PT_ANON },
+	{ .type = RR_PT_FILE },
+};
+
+static const struct rr_repro family = {
+	.name = "fake-family",
+	.cases = family_cases,
+	.nr_cases = ARRAY_SIZE(family_cases),
+	.spec = spec,
+	.ops = &fops,
+};
+
+static void test_named_cases(void)
+{
+	char what[192];
+
+	reset();
+	cur_repro = &family;
+	measure();
+	check_balanced();
+	CHECK_EQ(f.merges, 0);		/* no case of KSM pages */
+	CHECK_STR(res.cases[0].name, "family");
+	CHECK_EQ(res.cases[0].role, RR_SUBJECT);
+	CHECK_EQ(res.cases[0].type, RR_PT_ANON);
+	CHECK_STR(res.cases[1].name, "single");
+	CHECK_EQ(res.cases[1].role, RR_CONTROL);
+	CHECK_STR(res.cases[2].name, "file");
+	CHECK(rr_result_subject(&res) == &res.cases[0]);
+	CHECK_EQ(res.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "family case max 300.000 ms");
+	CHECK_CONTAINS(res.reason, "single 1.000 ms, file 2.000 ms");
+	/* the declared words, and the default's role */
+	rr_case_what(&res.cases[0], what, sizeof(what));
+	CHECK_STR(what, "a family of processes");
+	rr_case_what(&res.cases[1], what, sizeof(what));
+	CHECK_STR(what,
+		  "the same pattern, plain anonymous pages, no KSM (rmap_walk_anon, control)");
+
+	/* The subject is not the first case: the verdict follows it. */
+	reset();
+	cur_repro = &family;
+	f.ms[0] = 1;
+	f.ms[1] = 300;
+	measure();
+	CHECK_EQ(res.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "family case max 1.000 ms is within");
+}
+
+/* A declaration the runner refuses: a bug, said before anything runs. */
+static void test_declaration(void)
+{
+	const struct rr_case none[] = {
+		{ .type = RR_PT_KSM }, { .type = RR_PT_ANON },
+	};
+	const struct rr_case two[] = {
+		{ .type = RR_PT_KSM, .role = RR_SUBJECT },
+		{ .type = RR_PT_ANON, .role = RR_SUBJECT },
+	};
+	const struct rr_case twice[] = {
+		{ .type = RR_PT_ANON, .role = RR_SUBJECT },
+		{ .type = RR_PT_ANON },
+	};
+	const struct rr_case bad[] = {
+		{ .type = RR_PT_KSM, .role = RR_SUBJECT },
+		{ .name = "One Process", .type = RR_PT_ANON },
+	};
+	struct rr_repro r = { .name = "fake", .spec = spec };
+	char why[256] = "";
+
+	r.cases = cases;
+	r.nr_cases = ARRAY_SIZE(cases);
+	CHECK(rr_repro_valid(&r, why, sizeof(why)));
+	r.nr_cases = 1;
+	CHECK(!rr_repro_valid(&r, why, sizeof(why)));
+	CHECK_CONTAINS(why, "1 cases");
+	r.cases = none;
+	r.nr_cases = 2;
+	CHECK(!rr_repro_valid(&r, why, sizeof(why)));
+	CHECK_STR(why, "0 subject cases: one is needed");
+	r.cases = two;
+	CHECK(!rr_repro_valid(&r, why, sizeof(why)));
+	CHECK_STR(why, "2 subject cases: one is needed");
+	r.cases = twice;
+	CHECK(!rr_repro_valid(&r, why, sizeof(why)));
+	CHECK_STR(why, "two cases named anon");
+	r.cases = bad;
+	CHECK(!rr_repro_valid(&r, why, sizeof(why)));
+	CHECK_CONTAINS(why, "'One Process'");
+}
+
 TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_miss_exhausts_attempts), T(test_control_not_reached),
 	  T(test_fire_error),
 	  T(test_build_error), T(test_merged_nothing),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
-	  T(test_meter_open_fails), T(test_nothing_measured))
+	  T(test_meter_open_fails), T(test_nothing_measured),
+	  T(test_named_cases), T(test_declaration))

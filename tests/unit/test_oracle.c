@@ -157,7 +157,7 @@ static void test_real_cow(void)
 	CHECK_EQ(o.pages_failed, 4);
 	CHECK_CONTAINS(o.reason, "did not move");
 
-	a[ps] = 'a';			/* the parent's page 1: a new frame */
+	a[ps] = 'a';		/* the parent's page 1: a new frame */
 	r.iov_base = a + 2 * ps;	/* the child's page 2: changed */
 	r.iov_len = 1;
 	CHECK_EQ(process_vm_writev(pid, &l, 1, &r, 1, 0), 1);

@@ -15,6 +15,8 @@ static void fill_case(struct rr_case_result *c, enum rr_page_type t,
 
 	memset(c, 0, sizeof(*c));
 	c->type = t;
+	snprintf(c->name, sizeof(c->name), "%s", rr_page_type_name(t));
+	c->role = t == RR_PT_KSM ? RR_SUBJECT : RR_CONTROL;
 	c->ran = true;
 	c->runs = 3;
 	c->pages = 20000;
@@ -346,5 +348,73 @@ static void test_not_reached(void)
 	CHECK_CONTAINS(r.reason, "no control was reached by the trigger (anon, file)");
 }
 
+static void oracle_of(struct rr_case_result *c, unsigned long long failed,
+		      unsigned long long missed)
+{
+	c->oracle.ran = true;
+	c->oracle.pages_checked = 10;
+	c->oracle.mappings_checked = 40;
+	c->oracle.pages_failed = failed;
+	c->oracle.mappings_missed = missed;
+	snprintf(c->oracle.reason, sizeof(c->oracle.reason), "%s",
+		 failed || missed ? "a mapping stayed" : "all moved");
+}
+
+/* An oracle's outcome in the verdict, under each policy. */
+static void test_oracle_policy(void)
+{
+	struct rr_result r;
+	char *s;
+
+	/* both (the default): a fast subject that missed a mapping */
+	base(&r, 2.0, 1.0, 1.0);
+	oracle_of(&r.cases[0], 0, 3);
+	oracle_of(&r.cases[1], 0, 0);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(r.reason,
+		       "correctness: KSM case: 0 of 10 pages not acted on, 3 of 40 mappings missed (a mapping stayed); KSM case max 2.000 ms");
+	/* a control that failed: nothing to compare with */
+	base(&r, 125.8, 4.1, 3.9);
+	oracle_of(&r.cases[2], 1, 0);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_ERROR);
+	CHECK_CONTAINS(r.reason, "file case (control): the oracle failed");
+	/* clean: the latency decides, the oracle is named */
+	base(&r, 125.8, 4.1, 3.9);
+	oracle_of(&r.cases[0], 0, 0);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "; oracle clean: 10 pages, 40 mappings checked");
+
+	/* latency: a failed oracle is told, not judged */
+	base(&r, 2.0, 1.0, 1.0);
+	r.policy = RR_POLICY_LATENCY;
+	oracle_of(&r.cases[0], 0, 3);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "; oracle FAILED (not judged): 10 pages");
+
+	/* correctness: a slow, clean subject is not reproduced */
+	base(&r, 125.8, 4.1, 3.9);
+	r.policy = RR_POLICY_CORRECTNESS;
+	oracle_of(&r.cases[0], 0, 0);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "oracle clean: 10 pages, 40 mappings checked; KSM case max 125.800 ms (latency not judged)");
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"verdict_policy\": \"correctness\"");
+	CHECK_CONTAINS(s, "\"name\": \"ksm\",\n      \"role\": \"subject\"");
+	CHECK_CONTAINS(s, "\"name\": \"anon\",\n      \"role\": \"control\"");
+	free(s);
+	/* ... and without an oracle that ran, there is no verdict */
+	base(&r, 125.8, 4.1, 3.9);
+	r.policy = RR_POLICY_CORRECTNESS;
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_ERROR);
+	CHECK_CONTAINS(r.reason, "its oracle did not run");
+}
+
 TEST_MAIN(T(test_verdicts), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
-	  T(test_unstarted))
+	  T(test_unstarted), T(test_oracle_policy))

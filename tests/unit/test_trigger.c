@@ -47,6 +47,11 @@ static void test_unavailable_says_why(void)
 	why[0] = '\0';
 	if (!rr_trigger_available(RR_TRIG_MIGRATE, why, sizeof(why)))
 		CHECK(why[0] != '\0');
+	why[0] = '\0';
+	if (!rr_trigger_available(RR_TRIG_SOFT_OFFLINE, why, sizeof(why)))
+		CHECK(why[0] != '\0');
+	/* auto never retires frames: soft offline is asked for by name */
+	CHECK(rr_trigger_auto(why, sizeof(why)) != RR_TRIG_SOFT_OFFLINE);
 }
 
 static void test_rules(void)
@@ -61,6 +66,10 @@ static void test_rules(void)
 	CHECK(!rr_trigger_may_miss(RR_TRIG_RECLAIM));
 	CHECK(rr_trigger_backs_off(RR_TRIG_RECLAIM));
 	CHECK(!rr_trigger_backs_off(RR_TRIG_MIGRATE));
+	/* soft offline migrates each page: the migration bracket */
+	CHECK_STR(rr_trigger_names[RR_TRIG_SOFT_OFFLINE], "soft-offline");
+	CHECK_EQ(rr_trigger_bracket(RR_TRIG_SOFT_OFFLINE), RR_BR_MIGRATE);
+	CHECK(!rr_trigger_may_miss(RR_TRIG_SOFT_OFFLINE));
 }
 
 /* The table: one entry per name, each complete. */
