@@ -82,6 +82,7 @@ struct rr_repro {
 	const char *summary;		/* for --help */
 	const struct rr_opt *opts;	/* its own options */
 	const char *const *kconfig;	/* needed, without CONFIG_ */
+	const char *const *commands;	/* needed in $PATH */
 	/* Its cases, one subject and its controls, in the report's order. */
 	const struct rr_case *cases;
 	int nr_cases;
@@ -148,6 +149,12 @@ int rr_main(const struct rr_repro *r, int argc, char **argv);
  * each named once (a KTAP and JSON name: [a-z0-9-])?
  */
 bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len);
+/*
+ * What it declares it needs (kernel options, commands, KSM, a trigger
+ * and a probe), before anything changes: false with the verdict set to
+ * skip and the reason. Chooses res's trigger and probe.
+ */
+bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res);
 /* The measuring body, run in the child (measure.c). */
 void rr_body(const struct rr_repro *r, struct rr_result *res);
 struct rr_trigger_ops;

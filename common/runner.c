@@ -317,8 +317,8 @@ static void restore(struct rr_result *res)
 	res->restore_failures = st.failures;
 }
 
-/* Prerequisites; false with the verdict set to skip. */
-static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
+/* Prerequisites (repro.h). */
+bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 {
 	const char *missing = rr_kconfig_missing(r->kconfig);
 	char why[512];
@@ -329,6 +329,14 @@ static bool prerequisites(const struct rr_repro *r, struct rr_result *res)
 		rr_set_verdict(res, RR_SKIP, "CONFIG_%s is not set in this kernel",
 			       missing);
 		return false;
+	}
+	for (k = 0; r->commands && r->commands[k]; k++) {
+		if (!rr_have_command(r->commands[k])) {
+			rr_set_verdict(res, RR_SKIP,
+				       "needs the command %s, not found in $PATH",
+				       r->commands[k]);
+			return false;
+		}
 	}
 	if (has_ksm_case(r) && !rr_ksm_available()) {
 		rr_set_verdict(res, RR_SKIP, "KSM is not available (no %s)",
@@ -563,7 +571,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		restore(res);
 		return finish(r, res, 0);
 	}
-	if (!prerequisites(r, res)) {
+	if (!rr_prerequisites(r, res)) {
 		restore(res);
 		return finish(r, res, 0);
 	}

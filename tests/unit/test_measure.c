@@ -581,10 +581,24 @@ static void test_declaration(void)
 	CHECK_CONTAINS(why, "'One Process'");
 }
 
+/* A command it declares and this machine lacks: a skip, saying which. */
+static void test_needs_command(void)
+{
+	static const char *const cmds[] = { "sh", "rr-no-such-command", NULL };
+	struct rr_repro r = repro;
+
+	r.commands = cmds;
+	memset(&res, 0, sizeof(res));
+	CHECK(!rr_prerequisites(&r, &res));
+	CHECK_EQ(res.verdict, RR_SKIP);
+	CHECK_STR(res.reason,
+		  "needs the command rr-no-such-command, not found in $PATH");
+}
+
 TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_miss_exhausts_attempts), T(test_control_not_reached),
 	  T(test_fire_error),
 	  T(test_build_error), T(test_merged_nothing),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
 	  T(test_meter_open_fails), T(test_nothing_measured),
-	  T(test_named_cases), T(test_declaration))
+	  T(test_named_cases), T(test_declaration), T(test_needs_command))
