@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,4 +96,53 @@ int rr_maps_count_pid(int pid, unsigned long lo, unsigned long hi,
 	if (total)
 		*total = tot;
 	return 0;
+}
+
+int rr_maps_move(char *src, size_t len, char *dst, char *why, size_t wlen)
+{
+	unsigned long lo, hi, (*r)[2] = NULL;
+	size_t n = 0, cap = 0, i;
+	char *line = NULL;
+	size_t lcap = 0;
+	int err = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &lcap, f) > 0) {
+		if (!rr_maps_line(line, &lo, &hi) ||
+		    hi <= (unsigned long)src || lo >= (unsigned long)src + len)
+			continue;
+		if (n == cap) {
+			void *nr = realloc(r, (cap = cap ? 2 * cap : 64) *
+					   sizeof(*r));
+
+			if (!nr) {
+				err = -ENOMEM;
+				break;
+			}
+			r = nr;
+		}
+		/* the part inside the range: mremap() splits the VMA */
+		r[n][0] = lo > (unsigned long)src ? lo : (unsigned long)src;
+		r[n][1] = hi < (unsigned long)src + len ? hi :
+			  (unsigned long)src + len;
+		n++;
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; !err && i < n; i++) {
+		size_t sz = r[i][1] - r[i][0];
+		char *to = dst + (r[i][0] - (unsigned long)src);
+
+		if (mremap((void *)r[i][0], sz, sz,
+			   MREMAP_MAYMOVE | MREMAP_FIXED, to) == MAP_FAILED) {
+			err = -errno;
+			snprintf(why, wlen, "mremap of %zu bytes at +%lu: %s",
+				 sz, r[i][0] - (unsigned long)src,
+				 strerror(errno));
+		}
+	}
+	free(r);
+	return err;
 }

@@ -21,4 +21,12 @@ int rr_maps_count(unsigned long lo, unsigned long hi, size_t *in_range,
 int rr_maps_count_pid(int pid, unsigned long lo, unsigned long hi,
 		      size_t *in_range, size_t *total);
 
+/*
+ * Move every VMA of [src, src + len) of this process to the same offset
+ * at dst with mremap(MREMAP_FIXED), one VMA at a time (each keeps its
+ * vm_pgoff, and its flags: the split survives the move). 0, or -errno
+ * with why.
+ */
+int rr_maps_move(char *src, size_t len, char *dst, char *why, size_t wlen);
+
 #endif

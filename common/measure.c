@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "family.h"
 #include "journal.h"
 #include "ksm.h"
 #include "meter.h"
@@ -101,6 +102,7 @@ int rr_default_merge(const struct rr_repro *r, struct rr_pattern *p,
 void rr_default_teardown(const struct rr_repro *r, const struct rr_case *c,
 			 struct rr_pattern *p)
 {
+	rr_family_reap(p);
 	if (p->frames) {
 		rr_frames_free(p->frames);
 		free(p->frames);

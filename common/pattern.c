@@ -26,6 +26,17 @@ const char *rr_page_type_name(enum rr_page_type t)
 	return t < RR_PT_MAX ? type_names[t] : "?";
 }
 
+int rr_pattern_count_vmas(const struct rr_pattern *p, size_t *vmas,
+			  char *why, size_t len)
+{
+	int err = rr_maps_count((unsigned long)p->addr,
+				(unsigned long)p->addr + p->len, vmas, NULL);
+
+	if (err)
+		snprintf(why, len, "/proc/self/maps: %s", strerror(-err));
+	return err;
+}
+
 static bool is_ro(const struct rr_pattern_spec *s, size_t i)
 {
 	return s->split_every && i % s->split_every == 0;
@@ -192,12 +203,9 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		if (err)
 			return err;
 	}
-	err = rr_maps_count((unsigned long)p->addr,
-			    (unsigned long)p->addr + p->len, &in, NULL);
-	if (err) {
-		snprintf(why, len, "/proc/self/maps: %s", strerror(-err));
+	err = rr_pattern_count_vmas(p, &in, why, len);
+	if (err)
 		return err;
-	}
 	p->vmas = in;
 	/* Advice may be ignored on a mapping: its count is the finding. */
 	if (p->vmas != p->vmas_expected && !s->split_advice) {
@@ -290,4 +298,146 @@ void rr_pattern_free(struct rr_pattern *p)
 		close(p->memfd);
 	p->addr = NULL;
 	p->memfd = -1;
+}
+
+int rr_pattern_rewrite(struct rr_pattern *p)
+{
+	size_t ps = rr_page_size(), i;
+
+	for (i = 0; i < p->filled; i++) {
+		size_t k = rr_pattern_filled_index(p, i);
+		volatile char *c = p->addr + k * ps;
+		bool ro = !p->spec.split_advice && is_ro(&p->spec, k);
+
+		if (ro && mprotect((void *)c, ps, PROT_READ | PROT_WRITE))
+			return -errno;
+		*c = *c;
+		if (ro && mprotect((void *)c, ps, PROT_READ))
+			return -errno;
+	}
+	return 0;
+}
+
+struct frame_ref {
+	unsigned long long pfn;
+	size_t order;		/* as read: this process first */
+	struct rr_page_ref ref;
+};
+
+static int by_frame(const void *a, const void *b)
+{
+	const struct frame_ref *x = a, *y = b;
+
+	if (x->pfn != y->pfn)
+		return x->pfn < y->pfn ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_process(const void *a, const void *b)
+{
+	const struct rr_page_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int rr_pattern_frame_refs(const struct rr_pattern *p, bool self_only,
+			  struct rr_page_ref **refs, size_t *nr)
+{
+	int procs = self_only ? 0 : p->nr_pids;
+	size_t ps = rr_page_size(), n = p->filled * (1 + procs), k = 0, i, u;
+	struct frame_ref *all = calloc(n ? n : 1, sizeof(*all));
+	struct rr_pagemap_ent e;
+	int m, fd, err = 0;
+
+	*refs = NULL;
+	*nr = 0;
+	if (!all)
+		return -ENOMEM;
+	for (m = -1; !err && m < procs; m++) {
+		fd = rr_pagemap_open(m < 0 ? 0 : p->pids[m]);
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		for (i = 0; !err && i < p->filled; i++) {
+			char *va = p->addr + rr_pattern_filled_index(p, i) * ps;
+
+			err = rr_pagemap_read(fd, va, &e);
+			if (err || !e.pfn)
+				continue;
+			all[k].pfn = e.pfn;
+			all[k].order = k;
+			all[k].ref.pid = m < 0 ? 0 : p->pids[m];
+			all[k].ref.addr = va;
+			k++;
+		}
+		close(fd);
+	}
+	if (!err && n && !k)
+		err = -EPERM;		/* pagemap hides frames */
+	if (!err) {
+		*refs = calloc(k ? k : 1, sizeof(**refs));
+		if (!*refs)
+			err = -ENOMEM;
+	}
+	if (err) {
+		free(all);
+		return err;
+	}
+	qsort(all, k, sizeof(*all), by_frame);
+	for (i = 0, u = 0; i < k; i++)
+		if (!i || all[i].pfn != all[i - 1].pfn)
+			(*refs)[u++] = all[i].ref;
+	qsort(*refs, u, sizeof(**refs), by_process);
+	*nr = u;
+	free(all);
+	return 0;
+}
+
+/* Is page i one the pattern filled? */
+static bool is_filled(const struct rr_pattern *p, size_t i)
+{
+	size_t k;
+
+	/* filled indices ascend: a binary search over them */
+	size_t lo = 0, hi = p->filled;
+
+	while (lo < hi) {
+		k = lo + (hi - lo) / 2;
+		if (rr_pattern_filled_index(p, k) < i)
+			lo = k + 1;
+		else
+			hi = k;
+	}
+	return lo < p->filled && rr_pattern_filled_index(p, lo) == i;
+}
+
+int rr_pattern_churn(struct rr_pattern *p, char *why, size_t len)
+{
+	size_t ps = rr_page_size(), i, in;
+	int err;
+
+	for (i = 0; i < p->spec.pages; i++) {
+		if (is_ro(&p->spec, i) || is_filled(p, i))
+			continue;
+		p->addr[i * ps] = 1;
+		if (madvise(p->addr + i * ps, ps, MADV_DONTNEED)) {
+			err = -errno;
+			snprintf(why, len, "madvise(MADV_DONTNEED) page %zu: %s",
+				 i, strerror(errno));
+			return err;
+		}
+	}
+	err = rr_pattern_count_vmas(p, &in, why, len);
+	if (err)
+		return err;
+	if (in != p->vmas) {
+		snprintf(why, len,
+			 "MADV_DONTNEED changed the VMA count from %zu to %zu",
+			 p->vmas, in);
+		return -EPROTO;
+	}
+	return 0;
 }

@@ -37,6 +37,7 @@ struct rr_pattern_spec {
 };
 
 struct rr_frames;
+struct rr_family;
 
 struct rr_pattern {
 	struct rr_pattern_spec spec;
@@ -65,10 +66,14 @@ struct rr_pattern {
 	} *refs;
 	size_t nr_refs;
 	struct rr_frames *frames;	/* the frames oracle's (oracle.h) */
+	struct rr_family *family;	/* its forked members (family.h) */
 	void *priv;		/* the reproducer's own */
 };
 
 size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s);
+/* Count the pattern's VMAs in /proc/self/maps: 0, or -errno with why. */
+int rr_pattern_count_vmas(const struct rr_pattern *p, size_t *vmas,
+			  char *why, size_t len);
 /* How many pages a spec fills (identical 0: all it can). */
 size_t rr_pattern_spec_filled(const struct rr_pattern_spec *s);
 /* Index of the i-th filled page. */
@@ -84,6 +89,26 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 int rr_pattern_residency(const struct rr_pattern *p, size_t *present,
 			 size_t *swapped);
 void rr_pattern_free(struct rr_pattern *p);
+/*
+ * Write each filled page's first byte back (a read-only page opened for
+ * the write and closed again, which leaves the VMAs as they were): in a
+ * fork, a private copy of every page with the same content.
+ */
+int rr_pattern_rewrite(struct rr_pattern *p);
+/*
+ * MADV_DONTNEED churn: fault in and zap every page that is neither
+ * filled nor split off. It splits nothing: -EPROTO, with why, if the
+ * VMA count changed.
+ */
+int rr_pattern_churn(struct rr_pattern *p, char *why, size_t len);
+/*
+ * One mapping (pid, address) of each distinct frame of the filled pages,
+ * in this process and (unless self_only) the pattern's other processes,
+ * this process's mapping first where it has one; sorted by process, then
+ * address. 0 with *refs (to free), -EPERM when pagemap hides frames.
+ */
+int rr_pattern_frame_refs(const struct rr_pattern *p, bool self_only,
+			  struct rr_page_ref **refs, size_t *nr);
 
 /* One page's /proc/PID/pagemap entry (pagemap.rst). */
 struct rr_pagemap_ent {

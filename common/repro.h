@@ -63,7 +63,11 @@ struct rr_repro_ops {
 	 * (oracle.h); NULL: every trigger.
 	 */
 	const int *oracle_triggers;
-	/* Undo build (and merge); called for every build, even failed. */
+	/*
+	 * Undo build (and merge); called for every build, even failed.
+	 * The default reaps a family (family.h), frees the frames
+	 * oracle's notes and the pattern, and unmerges KSM pages.
+	 */
 	void (*teardown)(const struct rr_repro *r, const struct rr_case *c,
 			 struct rr_pattern *p);
 };

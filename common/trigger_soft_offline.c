@@ -166,76 +166,42 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	return err;
 }
 
-struct frame {
-	unsigned long long pfn;
-	char *va;		/* one mapping of it */
-};
-
-static int by_pfn(const void *a, const void *b)
-{
-	const struct frame *x = a, *y = b;
-
-	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
-}
-
-/*
- * The distinct frames of the filled pages, one mapping each: a frame is
- * soft-offlined once (through a second mapping of a KSM page, the page,
- * already moved, would be moved again and one more frame retired).
- */
-static int frames_of(const struct rr_pattern *p, struct frame **out,
-		     size_t *nr)
-{
-	size_t ps = rr_page_size(), n = p->filled, i, u = 0;
-	struct frame *f = calloc(n ? n : 1, sizeof(*f));
-	struct rr_pagemap_ent e;
-	int fd, err = 0;
-
-	if (!f)
-		return -ENOMEM;
-	fd = rr_pagemap_open(0);
-	if (fd < 0) {
-		free(f);
-		return fd;
-	}
-	for (i = 0; !err && i < n; i++) {
-		f[u].va = p->addr + rr_pattern_filled_index(p, i) * ps;
-		err = rr_pagemap_read(fd, f[u].va, &e);
-		f[u].pfn = e.pfn;
-		if (e.pfn)
-			u++;
-	}
-	close(fd);
-	if (!err && n && !u)
-		err = -EPERM;		/* pagemap hides frames */
-	qsort(f, u, sizeof(*f), by_pfn);
-	for (i = 0, n = 0; i < u; i++)
-		if (!i || f[i].pfn != f[i - 1].pfn)
-			f[n++] = f[i];
-	*out = f;
-	*nr = n;
-	return err;
-}
-
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
 	const struct rr_pattern *p = ctx->pattern;
 	unsigned long moved = 0, failed = 0, back = 0, kept = 0;
-	unsigned long long hc0 = 0, hc1 = 0;
-	struct frame *f = NULL;
+	unsigned long long hc0 = 0, hc1 = 0, *pfn = NULL;
+	struct rr_page_ref *f = NULL;
+	struct rr_pagemap_ent e;
 	size_t n = 0, i;
 	char val[32];
-	int err, first = 0;
+	int err, first = 0, fd;
 
-	err = frames_of(p, &f, &n);
+	/*
+	 * One mapping of each distinct frame: a frame is soft-offlined once
+	 * (through a second mapping of a KSM page, the page, already moved,
+	 * would be moved again and one more frame retired).
+	 */
+	err = rr_pattern_frame_refs(p, true, &f, &n);
+	pfn = calloc(n ? n : 1, sizeof(*pfn));
+	if (!err && !pfn)
+		err = -ENOMEM;
+	fd = err ? -1 : rr_pagemap_open(0);
+	if (fd < 0 && !err)
+		err = fd;
 	/* Every frame journaled before any is retired. */
 	for (i = 0; !err && i < n; i++) {
-		snprintf(val, sizeof(val), "%llu", f[i].pfn);
-		err = journal_record(J_UNPOISON, val, "");
+		err = rr_pagemap_read(fd, f[i].addr, &e);
+		pfn[i] = e.pfn;
+		snprintf(val, sizeof(val), "%llu", pfn[i]);
+		if (!err)
+			err = journal_record(J_UNPOISON, val, "");
 	}
+	if (fd >= 0)
+		close(fd);
 	rr_read_keyed("/proc/meminfo", "HardwareCorrupted", &hc0);
 	for (i = 0; !err && i < n; i++) {
-		if (!madvise(f[i].va, rr_page_size(), MADV_SOFT_OFFLINE)) {
+		if (!madvise(f[i].addr, rr_page_size(), MADV_SOFT_OFFLINE)) {
 			moved++;
 			continue;
 		}
@@ -244,21 +210,22 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 			first = errno;
 	}
 	/* Give every retired frame back, whatever happened. */
-	for (i = 0; i < n; i++) {
-		int e = frame_poisoned(f[i].pfn);
+	for (i = 0; pfn && i < n; i++) {
+		int e2 = pfn[i] ? frame_poisoned(pfn[i]) : 0;
 
-		if (e > 0) {
-			e = unpoison(f[i].pfn);
-			back += !e;
+		if (e2 > 0) {
+			e2 = unpoison(pfn[i]);
+			back += !e2;
 		}
-		if (e < 0) {
+		if (e2 < 0) {
 			kept++;
 			if (!err)
-				err = e;
+				err = e2;
 		}
 	}
 	rr_read_keyed("/proc/meminfo", "HardwareCorrupted", &hc1);
 	free(f);
+	free(pfn);
 	ctx->moved += moved;
 	ctx->failed += failed;
 	snprintf(how, len,

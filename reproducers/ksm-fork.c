@@ -24,24 +24,17 @@
  * member's mapping of each page followed it to its new frame, content
  * intact.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "family.h"
 #include "maps.h"
 #include "oracle.h"
 #include "repro.h"
 #include "trigger.h"
 #include "util.h"
 
-#define MAX_CHILDREN 1024
 
 static unsigned long long pages = 2000;
 static unsigned long long split_every = 2;
@@ -68,7 +61,7 @@ static const struct rr_opt opts[] = {
 	  .min = 2, .max = 4000000, .zero_ok = true },
 	{ "children", OPT_UINT, &children, "N",
 	  "processes forked by the parent (and, with --depth, by each member above the last level); each maps the whole pattern",
-	  .min = 1, .max = MAX_CHILDREN },
+	  .min = 1, .max = RR_FAMILY_MAX },
 	{ "depth", OPT_UINT, &depth, "D",
 	  "levels of the family tree, as in the kernel selftest mm/rmap.c: 1, the parent's children only; 2, their children too, and so on (at most 1024 members in all)",
 	  .min = 1, .max = 10 },
@@ -92,22 +85,15 @@ static const struct rr_case cases[] = {
 /* Members of a tree of `depth` levels, `children` forks per member. */
 static unsigned long long family_size(void)
 {
-	unsigned long long n = 0, level = 1;
-	unsigned long long d;
-
-	for (d = 0; d < depth && n <= MAX_CHILDREN; d++) {
-		level *= children;
-		n += level;
-	}
-	return n;
+	return rr_family_size(children, depth);
 }
 
 static bool check(char *why, size_t len)
 {
-	if (family_size() > MAX_CHILDREN) {
+	if (family_size() > RR_FAMILY_MAX) {
 		snprintf(why, len,
 			 "--children %llu --depth %llu: more than %d members",
-			 children, depth, MAX_CHILDREN);
+			 children, depth, RR_FAMILY_MAX);
 		return false;
 	}
 	if (!rr_opt_at_most("identical", identical, "pages", pages, why, len))
@@ -125,158 +111,18 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 	s->identical = identical;
 }
 
-struct family {
-	int hold[2];		/* every member waits for EOF on hold[0] */
-	int pids[MAX_CHILDREN];
-};
-
-static void rewrite_pages(struct rr_pattern *p)
+/* A member's preparation, fork-then-merge: its own copy of each page. */
+static void rewrite(struct rr_pattern *p)
 {
-	size_t ps = rr_page_size(), i;
-
-	for (i = 0; i < p->filled; i++) {
-		size_t k = rr_pattern_filled_index(p, i);
-		volatile char *c = p->addr + k * ps;
-		bool ro = k % p->spec.split_every == 0;
-
-		/*
-		 * The same byte back: a private copy, the same content. A
-		 * read-only page is opened for the write and closed again,
-		 * which leaves the VMAs as they were (counted after).
-		 */
-		if (ro && mprotect((void *)c, ps, PROT_READ | PROT_WRITE))
-			_exit(1);
-		*c = *c;
-		if (ro && mprotect((void *)c, ps, PROT_READ))
-			_exit(1);
-	}
-}
-
-/*
- * A member at `level` (1: a child of the measuring process): rewrite if
- * asked (copy on write), fork its own children below the last level,
- * send its pid, hold until the measuring process closes the hold pipe.
- */
-static void member(struct rr_pattern *p, bool rewrite, int ready, int hold,
-		   pid_t parent, unsigned long long level)
-	__attribute__((noreturn));
-
-static void member(struct rr_pattern *p, bool rewrite, int ready, int hold,
-		   pid_t parent, unsigned long long level)
-{
-	pid_t me = getpid(), pid;
-	unsigned long long i;
-	char b;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
+	if (rr_pattern_rewrite(p))
 		_exit(1);
-	if (rewrite)
-		rewrite_pages(p);
-	for (i = 0; level < depth && i < children; i++) {
-		pid = fork();
-		if (!pid)
-			member(p, rewrite, ready, hold, me, level + 1);
-		/* a failed fork shows as a member that never got ready */
-	}
-	if (write(ready, &me, sizeof(me)) != sizeof(me))
-		_exit(1);
-	while (read(hold, &b, 1) < 0 && errno == EINTR)
-		;
-	_exit(0);
 }
 
-/*
- * Kill every member and reap it: the measuring process is their
- * subreaper, so the orphans of a killed member come back to it.
- */
-static void reap(struct rr_pattern *p)
+static int spawn(struct rr_pattern *p, bool own_copies, char *why,
+		 size_t len)
 {
-	struct family *f = p->priv;
-	int i;
-
-	if (!f)
-		return;
-	close(f->hold[1]);
-	for (i = 0; i < p->nr_pids; i++)
-		kill(f->pids[i], SIGKILL);
-	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
-		;
-	free(f);
-	p->priv = NULL;
-	p->pids = NULL;
-	p->nr_pids = 0;
-}
-
-/* Fork the family; count every member's VMAs of the pattern. */
-static int spawn(struct rr_pattern *p, bool rewrite, char *why, size_t len)
-{
-	unsigned long lo = (unsigned long)p->addr, hi = lo + p->len;
-	unsigned long long want = family_size(), i;
-	struct family *f = calloc(1, sizeof(*f));
-	pid_t parent = getpid(), pid;
-	int ready[2], err = 0, k;
-	size_t in;
-	ssize_t r;
-
-	if (!f)
-		return -ENOMEM;
-	if (pipe2(f->hold, O_CLOEXEC)) {
-		free(f);
-		return -errno;
-	}
-	if (pipe2(ready, O_CLOEXEC)) {
-		err = -errno;
-		close(f->hold[0]);
-		close(f->hold[1]);
-		free(f);
-		return err;
-	}
-	p->priv = f;
-	p->pids = f->pids;
-	/* Orphans of a member killed first are reaped here, not by init. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	fflush(NULL);
-	for (i = 0; i < children; i++) {
-		pid = fork();
-		if (pid < 0) {
-			err = -errno;
-			snprintf(why, len, "fork child %llu: %s", i + 1,
-				 strerror(errno));
-			break;
-		}
-		if (!pid) {
-			close(ready[0]);
-			close(f->hold[1]);
-			member(p, rewrite, ready[1], f->hold[0], parent, 1);
-		}
-	}
-	close(ready[1]);
-	close(f->hold[0]);
-	/* Each member sends its pid when ready; EOF when all have gone. */
-	while ((unsigned long long)p->nr_pids < want) {
-		r = read(ready[0], &pid, sizeof(pid));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r != sizeof(pid))
-			break;
-		f->pids[p->nr_pids++] = pid;
-	}
-	close(ready[0]);
-	if (!err && (unsigned long long)p->nr_pids < want) {
-		snprintf(why, len, "%d of %llu members of the family got ready",
-			 p->nr_pids, want);
-		err = -ECHILD;
-	}
-	for (k = 0; !err && k < p->nr_pids; k++) {
-		err = rr_maps_count_pid(f->pids[k], lo, hi, &in, NULL);
-		if (err)
-			snprintf(why, len, "/proc/%d/maps: %s", f->pids[k],
-				 strerror(-err));
-		else
-			p->vmas += in;
-	}
-	return err;
+	return rr_family_spawn(p, children, depth, own_copies ? rewrite : NULL,
+			       why, len);
 }
 
 static int build(const struct rr_repro *r, const struct rr_case *c,
@@ -326,72 +172,19 @@ static int merge(const struct rr_repro *r, struct rr_pattern *p,
 	return err;
 }
 
-struct frame {
-	uint64_t pfn;
-	struct rr_page_ref ref;
-};
-
-static int by_frame(const void *a, const void *b)
-{
-	const struct frame *x = a, *y = b;
-
-	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
-}
-
-static int by_process(const void *a, const void *b)
-{
-	const struct rr_page_ref *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /*
  * After fork-then-merge the members' pages are frames of their own (the
  * anon control's copies) or KSM pages of the whole family: the pages a
  * migration must move are one mapping of each frame, in whichever
- * process maps it (pagemap frame numbers; without them, the parent's
- * pages alone).
+ * process maps it (without frame numbers, the parent's pages alone).
  */
 static void family_refs(struct rr_pattern *p)
 {
-	size_t ps = rr_page_size(), n = p->filled * (1 + p->nr_pids), k = 0;
-	struct frame *all = calloc(n ? n : 1, sizeof(*all));
-	struct rr_pagemap_ent e;
-	size_t i, u;
-	int m, fd;
-
-	if (!all)
-		return;
-	for (m = -1; m < p->nr_pids; m++) {
-		fd = rr_pagemap_open(m < 0 ? 0 : p->pids[m]);
-		for (i = 0; fd >= 0 && i < p->filled; i++) {
-			char *va = p->addr + rr_pattern_filled_index(p, i) * ps;
-
-			if (rr_pagemap_read(fd, va, &e) || !e.pfn)
-				continue;
-			all[k].pfn = e.pfn;
-			all[k].ref.pid = m < 0 ? 0 : p->pids[m];
-			all[k].ref.addr = va;
-			k++;
-		}
-		if (fd >= 0)
-			close(fd);
+	if (rr_pattern_frame_refs(p, false, &p->refs, &p->nr_refs)) {
+		free(p->refs);
+		p->refs = NULL;
+		p->nr_refs = 0;
 	}
-	if (!k) {
-		free(all);
-		return;
-	}
-	qsort(all, k, sizeof(*all), by_frame);
-	p->refs = calloc(k, sizeof(*p->refs));
-	for (i = 0, u = 0; p->refs && i < k; i++)
-		if (!i || all[i].pfn != all[i - 1].pfn)
-			p->refs[u++] = all[i].ref;
-	p->nr_refs = p->refs ? u : 0;
-	if (p->refs)
-		qsort(p->refs, u, sizeof(*p->refs), by_process);
-	free(all);
 }
 
 static int after_merge(const struct rr_repro *r, const struct rr_case *c,
@@ -404,13 +197,6 @@ static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 	return spawn(p, false, why, len);
 }
 
-static void teardown(const struct rr_repro *r, const struct rr_case *c,
-		     struct rr_pattern *p)
-{
-	reap(p);
-	rr_default_teardown(r, c, p);
-}
-
 /* The oracle judges migration, which moves every page to a new frame. */
 static const int oracle_triggers[] = { RR_TRIG_MIGRATE, 0 };
 
@@ -421,7 +207,6 @@ static const struct rr_repro_ops ops = {
 	.verify_before = rr_frames_before,
 	.verify = rr_frames_verify,
 	.oracle_triggers = oracle_triggers,
-	.teardown = teardown,
 };
 
 static unsigned long long filled(void)

@@ -101,57 +101,6 @@ struct state {
 	int pipe[2];			/* or a pipe holding the page */
 };
 
-/* Move every VMA of [src, src + len) to the same offset at dst. */
-static int move_vmas(char *src, size_t len, char *dst, char *why,
-		     size_t wlen)
-{
-	unsigned long lo, hi, (*r)[2] = NULL;
-	size_t n = 0, cap = 0, i;
-	char *line = NULL;
-	size_t lcap = 0;
-	int err = 0;
-	FILE *f = fopen("/proc/self/maps", "re");
-
-	if (!f)
-		return -errno;
-	while (getline(&line, &lcap, f) > 0) {
-		if (!rr_maps_line(line, &lo, &hi) ||
-		    hi <= (unsigned long)src || lo >= (unsigned long)src + len)
-			continue;
-		if (n == cap) {
-			void *nr = realloc(r, (cap = cap ? 2 * cap : 64) *
-					   sizeof(*r));
-
-			if (!nr) {
-				err = -ENOMEM;
-				break;
-			}
-			r = nr;
-		}
-		/* the part inside the range: mremap() splits the VMA */
-		r[n][0] = lo > (unsigned long)src ? lo : (unsigned long)src;
-		r[n][1] = hi < (unsigned long)src + len ? hi :
-			  (unsigned long)src + len;
-		n++;
-	}
-	free(line);
-	fclose(f);
-	for (i = 0; !err && i < n; i++) {
-		size_t sz = r[i][1] - r[i][0];
-		char *to = dst + (r[i][0] - (unsigned long)src);
-
-		if (mremap((void *)r[i][0], sz, sz,
-			   MREMAP_MAYMOVE | MREMAP_FIXED, to) == MAP_FAILED) {
-			err = -errno;
-			snprintf(why, wlen, "mremap of %zu bytes at +%lu: %s",
-				 sz, r[i][0] - (unsigned long)src,
-				 strerror(errno));
-		}
-	}
-	free(r);
-	return err;
-}
-
 /*
  * --pin-page CASE: pin the first page of that case with an io_uring
  * fixed buffer (a long-term pin), so that migration cannot move it and
@@ -239,7 +188,7 @@ static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 	if (mode == MREMAP_MODE_FIXED) {
 		size_t half = p->len / 2;
 
-		err = move_vmas(p->addr + half, half, p->addr, why, len);
+		err = rr_maps_move(p->addr + half, half, p->addr, why, len);
 		if (err)
 			return err;
 		p->len = half;
@@ -249,7 +198,7 @@ static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (dst == MAP_FAILED)
 			return -errno;
-		err = move_vmas(p->addr, p->len, dst, why, len);
+		err = rr_maps_move(p->addr, p->len, dst, why, len);
 		if (err) {
 			munmap(dst, p->len);
 			return err;
@@ -259,8 +208,7 @@ static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 	p->spec.pages = p->len / ps;
 	p->filled = p->spec.pages;
 	place_victim(p);
-	err = rr_maps_count((unsigned long)p->addr,
-			    (unsigned long)p->addr + p->len, &in, NULL);
+	err = rr_pattern_count_vmas(p, &in, why, len);
 	if (err)
 		return err;
 	p->vmas = in;

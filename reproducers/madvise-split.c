@@ -89,63 +89,13 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 	s->split_advice = advices[advice].madv;
 }
 
-/* Is page i one the pattern filled? */
-static bool is_filled(const struct rr_pattern *p, size_t i)
-{
-	size_t k;
-
-	/* filled indices ascend: a binary search over them */
-	size_t lo = 0, hi = p->filled;
-
-	while (lo < hi) {
-		k = lo + (hi - lo) / 2;
-		if (rr_pattern_filled_index(p, k) < i)
-			lo = k + 1;
-		else
-			hi = k;
-	}
-	return lo < p->filled && rr_pattern_filled_index(p, lo) == i;
-}
-
-/* Fault in and zap the pages between the advised ones. */
-static int churn(struct rr_pattern *p, char *why, size_t len)
-{
-	size_t ps = rr_page_size(), i, in;
-	int err;
-
-	for (i = 0; i < p->spec.pages; i++) {
-		if (i % p->spec.split_every == 0 || is_filled(p, i))
-			continue;
-		p->addr[i * ps] = 1;
-		if (madvise(p->addr + i * ps, ps, MADV_DONTNEED)) {
-			err = -errno;
-			snprintf(why, len, "madvise(MADV_DONTNEED) page %zu: %s",
-				 i, strerror(errno));
-			return err;
-		}
-	}
-	err = rr_maps_count((unsigned long)p->addr,
-			    (unsigned long)p->addr + p->len, &in, NULL);
-	if (err) {
-		snprintf(why, len, "/proc/self/maps: %s", strerror(-err));
-		return err;
-	}
-	if (in != p->vmas) {
-		snprintf(why, len,
-			 "MADV_DONTNEED changed the VMA count from %zu to %zu",
-			 p->vmas, in);
-		return -EPROTO;
-	}
-	return 0;
-}
-
 static int build(const struct rr_repro *r, const struct rr_case *c,
 		 struct rr_pattern *p, char *why, size_t len)
 {
 	int err = rr_default_build(r, c, p, why, len);
 
 	if (!err && dontneed)
-		err = churn(p, why, len);
+		err = rr_pattern_churn(p, why, len);
 	return err;
 }
 

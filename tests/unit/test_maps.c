@@ -61,4 +61,45 @@ static void test_real_split(void)
 	munmap(m, 64 * ps);
 }
 
-TEST_MAIN(T(test_line), T(test_count_text), T(test_real_split))
+/*
+ * mremap() VMA by VMA: a split mapping keeps its split at the new place,
+ * content and all; moved onto its own first half (MREMAP_FIXED over a
+ * mapping), the second half replaces it.
+ */
+static void test_move(void)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), in = 0, i;
+	char *m = mmap(NULL, 16 * ps, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *dst = mmap(NULL, 16 * ps, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char why[256] = "";
+
+	CHECK(m != MAP_FAILED && dst != MAP_FAILED);
+	for (i = 0; i < 16; i++)
+		m[i * ps] = (char)i;
+	for (i = 0; i < 16; i += 2)
+		CHECK_EQ(mprotect(m + i * ps, ps, PROT_READ), 0);
+	CHECK_EQ(rr_maps_move(m, 16 * ps, dst, why, sizeof(why)), 0);
+	CHECK_STR(why, "");
+	CHECK_EQ(rr_maps_count((unsigned long)dst,
+			       (unsigned long)dst + 16 * ps, &in, NULL), 0);
+	CHECK_EQ(in, 16);
+	CHECK_EQ(rr_maps_count((unsigned long)m, (unsigned long)m + 16 * ps,
+			       &in, NULL), 0);
+	CHECK_EQ(in, 0);
+	for (i = 0; i < 16; i++)
+		CHECK_EQ(dst[i * ps], (char)i);
+
+	/* the second half onto the first */
+	CHECK_EQ(rr_maps_move(dst + 8 * ps, 8 * ps, dst, why, sizeof(why)), 0);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(dst[i * ps], (char)(i + 8));
+	CHECK_EQ(rr_maps_count((unsigned long)dst,
+			       (unsigned long)dst + 16 * ps, &in, NULL), 0);
+	CHECK_EQ(in, 8);
+	munmap(dst, 16 * ps);
+}
+
+TEST_MAIN(T(test_line), T(test_count_text), T(test_real_split),
+	  T(test_move))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Pattern builders on the real kernel (no root needed). */
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -77,5 +78,59 @@ static void test_all_identical(void)
 	rr_pattern_free(&p);
 }
 
+/* MADV_DONTNEED churn zaps the other pages and splits nothing. */
+static void test_churn(void)
+{
+	struct rr_pattern_spec s = {
+		.type = RR_PT_ANON, .pages = 64, .split_every = 4,
+		.identical = 4,
+	};
+	struct rr_pattern p;
+	size_t present, swapped, in;
+	char why[256] = "";
+
+	CHECK_EQ(rr_pattern_build(&p, &s, why, sizeof(why)), 0);
+	CHECK_EQ(rr_pattern_churn(&p, why, sizeof(why)), 0);
+	CHECK_STR(why, "");
+	CHECK_EQ(rr_maps_count((unsigned long)p.addr,
+			       (unsigned long)p.addr + p.len, &in, NULL), 0);
+	CHECK_EQ(in, p.vmas);
+	/* the filled pages stay; the churned ones are gone again */
+	CHECK_EQ(rr_pattern_residency(&p, &present, &swapped), 0);
+	CHECK_EQ(present, 4);
+	rr_pattern_free(&p);
+}
+
+/*
+ * Rewriting the filled pages (as a forked member does, for copies of its
+ * own) keeps the VMAs and the content, read-only pages included.
+ */
+static void test_rewrite(void)
+{
+	struct rr_pattern_spec s = {
+		.type = RR_PT_ANON, .pages = 40, .split_every = 2,
+		.identical = 0,
+	};
+	struct rr_pattern p;
+	size_t in, ps = getpagesize();
+	char why[256] = "", *copy;
+
+	CHECK_EQ(rr_pattern_build(&p, &s, why, sizeof(why)), 0);
+	copy = malloc(p.len);
+	memcpy(copy, p.addr, p.len);
+	CHECK_EQ(rr_pattern_rewrite(&p), 0);
+	CHECK_EQ(rr_maps_count((unsigned long)p.addr,
+			       (unsigned long)p.addr + p.len, &in, NULL), 0);
+	CHECK_EQ(in, 40);
+	CHECK(!memcmp(copy, p.addr, p.len));
+	/* page 0 is still read-only: its VMA is the split one */
+	CHECK_EQ(rr_maps_count((unsigned long)p.addr,
+			       (unsigned long)p.addr + ps, &in, NULL), 0);
+	CHECK_EQ(in, 1);
+	free(copy);
+	rr_pattern_free(&p);
+}
+
 TEST_MAIN(T(test_expected_vmas), T(test_anon), T(test_file),
-	  T(test_ksm_opt_in), T(test_all_identical))
+	  T(test_ksm_opt_in), T(test_all_identical), T(test_churn),
+	  T(test_rewrite))
