@@ -13,6 +13,7 @@
 
 #include "family.h"
 #include "journal.h"
+#include "kmsg.h"
 #include "ksm.h"
 #include "meter.h"
 #include "oracle.h"
@@ -386,12 +387,14 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	bool off = res->victim == RR_VICTIM_OFF;
 	struct rr_victim v = { 0 };
 	struct rr_pattern p;
+	struct rr_kmsg km;
 	unsigned long counted = 0, attempt;
 	bool missed = false;
 	char why[512] = "";
 	int err;
 
 	c->ran = true;
+	rr_kmsg_open(&km);
 	rr_msg("run %u/%llu, case %s: build%s", run, rr_cfg.runs, name,
 	       c->type == RR_PT_KSM ? " and merge" : "");
 	err = prepare(b, c, &p, run, why, sizeof(why));
@@ -469,6 +472,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 out:
 	rr_victim_stop(&v);
 	unprepare(b, c, &p);
+	rr_kmsg_collect(&km, &c->klog);
 	if (err && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "run %u: %s", run, why);
 	publish(b, c);

@@ -130,6 +130,20 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "pages_moved", c->moved);
 	json_uint(j, "pages_move_failed", c->move_failed);
 	json_obj_end(j);
+	if (c->klog.read) {
+		unsigned int l;
+
+		json_arr_begin(j, "kernel_log");
+		for (l = 0; l < c->klog.lines; l++)
+			json_str(j, NULL, c->klog.line[l]);
+		json_arr_end(j);
+		json_uint(j, "kernel_log_more", c->klog.more);
+		json_uint(j, "kernel_log_records", c->klog.records);
+	} else {
+		json_null(j, "kernel_log");
+		json_null(j, "kernel_log_more");
+		json_null(j, "kernel_log_records");
+	}
 	if (c->oracle.ran) {
 		json_obj_begin(j, "oracle");
 		json_uint(j, "pages_checked", c->oracle.pages_checked);

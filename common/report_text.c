@@ -223,6 +223,7 @@ static void cross_table(FILE *f, const struct rr_result *r)
 
 /* One "case: sentence" line per case that has one, under a label. */
 static void per_case(FILE *f, const struct rr_result *r, const char *label,
+		     const char *prefix,
 		     void (*text)(const struct rr_case_result *, char *,
 				  size_t))
 {
@@ -233,7 +234,7 @@ static void per_case(FILE *f, const struct rr_result *r, const char *label,
 		text(&r->cases[i], buf, sizeof(buf));
 		if (!buf[0])
 			continue;
-		snprintf(line, sizeof(line), "%s: %s",
+		snprintf(line, sizeof(line), "%s%s: %s", prefix,
 			 r->cases[i].name, buf);
 		field(f, shown++ ? "" : label, line);
 	}
@@ -252,6 +253,58 @@ static void oracle_text(const struct rr_case_result *c, char *buf,
 		 rr_oracle_failed(o) ? "FAILED" : "clean", o->pages_failed,
 		 o->pages_checked, o->mappings_missed, o->mappings_checked,
 		 o->reason);
+}
+
+static void klog_text(const struct rr_case_result *c, char *buf,
+		      size_t size)
+{
+	const struct rr_klog *k = &c->klog;
+	size_t o = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < k->lines && o < size; i++)
+		o += snprintf(buf + o, size - o, "%s%s", i ? " | " : "",
+			      k->line[i]);
+	if (k->more && o < size)
+		snprintf(buf + o, size - o, " (and %u more)", k->more);
+}
+
+/*
+ * The kernel's log while the cases ran: the lines that matter, per
+ * case, or a line saying there were none (or why it was not read).
+ */
+static void klog_lines(FILE *f, const struct rr_result *r)
+{
+	unsigned long long records = 0;
+	int i, read = 0, lines = 0;
+	const char *why = "";
+	char buf[256];
+
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_klog *k = &r->cases[i].klog;
+
+		if (!r->cases[i].ran)
+			continue;
+		if (k->read)
+			read++;
+		else if (k->why[0])
+			why = k->why;
+		records += k->records;
+		lines += k->lines;
+	}
+	if (lines) {
+		per_case(f, r, "Kernel", "log, ", klog_text);
+		return;
+	}
+	if (read)
+		snprintf(buf, sizeof(buf),
+			 "log: nothing that matters during the cases (/dev/kmsg, %llu records read; taint unchanged)",
+			 records);
+	else
+		snprintf(buf, sizeof(buf), "log: not read (%s)",
+			 why[0] ? why : "no case ran");
+	field(f, "Kernel", buf);
 }
 
 static void histograms(FILE *f, const struct rr_result *r)
@@ -408,9 +461,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);
 	}
-	per_case(f, r, "Oracle", oracle_text);
-	per_case(f, r, "Cost", rr_cost_text);
-	per_case(f, r, "Steps", rr_iter_text);
+	per_case(f, r, "Oracle", "", oracle_text);
+	klog_lines(f, r);
+	per_case(f, r, "Cost", "", rr_cost_text);
+	per_case(f, r, "Steps", "", rr_iter_text);
 	if (r->iterations && !r->iter_items)
 		field(f, "", r->iter_items_note[0] ? r->iter_items_note :
 		      "steps per rmap_item not counted");

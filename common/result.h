@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "kmsg.h"
 #include "ksm.h"
 #include "pattern.h"
 #include "probe.h"
@@ -132,6 +133,7 @@ struct rr_case_result {
 	unsigned int runs;
 	double setup_s, merge_s;
 	struct rr_oracle oracle;
+	struct rr_klog klog;		/* the kernel's log while it ran */
 };
 
 struct rr_result {

@@ -416,5 +416,56 @@ static void test_oracle_policy(void)
 	CHECK_CONTAINS(r.reason, "its oracle did not run");
 }
 
+/* The kernel's log in the three formats: nothing, or its lines. */
+static void test_kernel_log(void)
+{
+	struct rr_result r;
+	char *s;
+	int i;
+
+	base(&r, 125.8, 4.1, 3.9);
+	rr_verdict_compute(&r);
+	for (i = 0; i < 3; i++) {
+		r.cases[i].klog.read = true;
+		r.cases[i].klog.records = 2;
+	}
+	s = render(rr_report_text, &r);
+	CHECK_CONTAINS(s, "Kernel   log: nothing that matters during the cases");
+	CHECK_CONTAINS(s, "(/dev/kmsg, 6");
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"kernel_log\": [],");
+	free(s);
+
+	rr_klog_add(&r.cases[0].klog,
+		    "watchdog: BUG: soft lockup - CPU#1 stuck for 23s!");
+	rr_klog_add(&r.cases[0].klog, "taint changed from 0 to 16384");
+	r.cases[0].klog.more = 3;
+	s = render(rr_report_text, &r);
+	CHECK_CONTAINS(s, "Kernel   log, ksm: watchdog: BUG: soft lockup - CPU#1");
+	CHECK_CONTAINS(s, "(and 3 more)");
+	free(s);
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "    # ksm: kernel log: watchdog: BUG: soft lockup");
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"watchdog: BUG: soft lockup - CPU#1 stuck for 23s!\",");
+	CHECK_CONTAINS(s, "\"kernel_log_more\": 3");
+	free(s);
+
+	/* not readable: said why */
+	base(&r, 125.8, 4.1, 3.9);
+	snprintf(r.cases[0].klog.why, sizeof(r.cases[0].klog.why),
+		 "/dev/kmsg: Permission denied");
+	s = render(rr_report_text, &r);
+	CHECK_CONTAINS(s, "Kernel   log: not read (/dev/kmsg: Permission denied)");
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK_CONTAINS(s, "\"kernel_log\": null");
+	free(s);
+}
+
 TEST_MAIN(T(test_verdicts), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
-	  T(test_unstarted), T(test_oracle_policy))
+	  T(test_unstarted), T(test_oracle_policy), T(test_kernel_log))
