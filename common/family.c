@@ -80,8 +80,10 @@ void rr_family_reap(struct rr_pattern *p)
 	if (!f)
 		return;
 	close(f->hold[1]);
+	/* a member reaped already (a reproducer's wait) is marked -1 */
 	for (i = 0; i < p->nr_pids; i++)
-		kill(f->pids[i], SIGKILL);
+		if (f->pids[i] > 0)
+			kill(f->pids[i], SIGKILL);
 	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
 		;
 	free(f);

@@ -31,7 +31,10 @@ unsigned long long rr_family_size(unsigned long long children,
 int rr_family_spawn(struct rr_pattern *p, unsigned long long children,
 		    unsigned long long depth, void (*prep)(struct rr_pattern *),
 		    char *why, size_t len);
-/* Kill every member and reap it; nothing when there is no family. */
+/*
+ * Kill every member and reap it; nothing when there is no family. A
+ * member the caller reaped itself is marked -1 in p->pids.
+ */
 void rr_family_reap(struct rr_pattern *p);
 
 #endif

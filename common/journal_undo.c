@@ -15,7 +15,7 @@ extern const struct journal_undo rr_undo_cgroup;	/* memcg.c */
 extern const struct journal_undo rr_undo_instance,
 	rr_undo_mount;				/* trace.c */
 extern const struct journal_undo rr_undo_dynevent;	/* probe_kprobe.c */
-extern const struct journal_undo rr_undo_unpoison; /* trigger_soft_offline.c */
+extern const struct journal_undo rr_undo_unpoison;	/* hwpoison.c */
 
 const struct journal_undo *const journal_undos[] = {
 	&rr_undo_swapon, &rr_undo_zram, &rr_undo_module,

@@ -26,6 +26,7 @@
 
 struct case_state {
 	struct rr_samples lat, victim, count;
+	struct rr_samples calls;	/* the trigger's own timed calls */
 	struct rr_samples walk_steps, item_steps;	/* --iterations */
 	struct rr_samples cross[RR_MAX_CROSS];
 };
@@ -139,6 +140,7 @@ static void publish(struct body *b, struct rr_case_result *c)
 	for (i = 0; i < b->res->nr_cross; i++)
 		rr_stats_compute(cs->cross[i].v, cs->cross[i].n, &c->cross[i]);
 	rr_stats_compute(cs->count.v, cs->count.n, &c->count_lat);
+	rr_stats_compute(cs->calls.v, cs->calls.n, &c->calls);
 	rr_stats_compute(cs->walk_steps.v, cs->walk_steps.n, &c->walk_steps);
 	rr_stats_compute(cs->item_steps.v, cs->item_steps.n, &c->item_steps);
 }
@@ -222,6 +224,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	}
 	b->tctx.pattern = p;
 	b->tctx.moved = b->tctx.failed = 0;
+	b->tctx.calls = pass == RR_PASS_PROBE ? &cs->calls : NULL;
 
 	if (probe)
 		b->meter.ops->start(&b->meter);
@@ -563,6 +566,7 @@ out:
 		rr_samples_free(&b.cs[i].lat);
 		rr_samples_free(&b.cs[i].victim);
 		rr_samples_free(&b.cs[i].count);
+		rr_samples_free(&b.cs[i].calls);
 		rr_samples_free(&b.cs[i].walk_steps);
 		rr_samples_free(&b.cs[i].item_steps);
 		for (int k = 0; k < RR_MAX_CROSS; k++)

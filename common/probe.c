@@ -42,6 +42,11 @@ static bool tp_available(struct rr_probe_setup *ps, int trigger_bracket,
 static bool brackets_available(struct rr_probe_setup *ps,
 			       int trigger_bracket, char *why, size_t len)
 {
+	if (trigger_bracket < 0) {
+		snprintf(why, len,
+			 "no stock tracepoint bracket around this trigger: a walk-level probe (rmap-tp, funcgraph, kprobe) is needed");
+		return false;
+	}
 	ps->bracket = trigger_bracket;
 	return rr_bracket_available(trigger_bracket, why, len);
 }

@@ -107,6 +107,10 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "runs", c->runs);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
+	if (c->calls.count)
+		stats(j, "trigger_call_ms", &c->calls);
+	else
+		json_null(j, "trigger_call_ms");
 	json_arr_begin(j, "cross_check");
 	for (k = 0; k < r->nr_cross; k++) {
 		json_obj_begin(j, NULL);

@@ -56,6 +56,10 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
 			name, c->latency.max, c->latency.p50, c->latency.count,
 			c->victim.max, c->lost_events);
+		if (c->calls.count)
+			fprintf(f, "    # %s: trigger call max %.3f ms, p50 %.3f ms over %zu calls (CLOCK_MONOTONIC)\n",
+				name, c->calls.max, c->calls.p50,
+				c->calls.count);
 		rr_iter_text(c, text, sizeof(text));
 		if (text[0])
 			fprintf(f, "    # %s: %s\n", name, text);

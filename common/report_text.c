@@ -161,15 +161,21 @@ static void field(FILE *f, const char *label, const char *text)
 	rr_wrap(f, text, INDENT, INDENT, WIDTH);
 }
 
-static void stats_table(FILE *f, const struct rr_result *r, bool victim)
+enum table { T_PROBE, T_VICTIM, T_CALLS };
+
+static void stats_table(FILE *f, const struct rr_result *r, enum table t)
 {
+	bool victim = t == T_VICTIM;
 	int i;
 
 	fprintf(f, "%-5s %6s %9s %9s %9s %9s %9s %6s\n", "case", "n", "min",
-		"p50", "p90", "p99", "max", victim ? "err" : "lost");
+		"p50", "p90", "p99", "max", victim ? "err" :
+		t == T_CALLS ? "" : "lost");
 	for (i = 0; i < r->nr_cases; i++) {
 		const struct rr_case_result *c = &r->cases[i];
-		const struct rr_stats *s = victim ? &c->victim : &c->latency;
+		const struct rr_stats *s = victim ? &c->victim :
+					   t == T_CALLS ? &c->calls :
+					   &c->latency;
 
 		if (!c->ran)
 			continue;
@@ -182,11 +188,14 @@ static void stats_table(FILE *f, const struct rr_result *r, bool victim)
 				"nothing measured");
 			continue;
 		}
-		fprintf(f, "%-5s %6zu %9.3f %9.3f %9.3f %9.3f %9.3f %6llu\n",
-			c->name, s->count, s->min, s->p50,
-			s->p90, s->p99, s->max,
-			victim ? (unsigned long long)c->victim_errors :
-				 c->lost_events);
+		fprintf(f, "%-5s %6zu %9.3f %9.3f %9.3f %9.3f %9.3f", c->name,
+			s->count, s->min, s->p50, s->p90, s->p99, s->max);
+		if (t == T_CALLS)
+			fputc('\n', f);
+		else
+			fprintf(f, " %6llu\n", victim ?
+				(unsigned long long)c->victim_errors :
+				c->lost_events);
 	}
 }
 
@@ -439,11 +448,18 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	fputc('\n', f);
 
 	fprintf(f, "Probe intervals (%s), ms:\n", d->id);
-	stats_table(f, r, false);
+	stats_table(f, r, T_PROBE);
 	if (r->nr_cross)
 		cross_table(f, r);
 	fprintf(f, "\nVictim mprotect() latency, ms:\n");
-	stats_table(f, r, true);
+	stats_table(f, r, T_VICTIM);
+	for (i = 0; i < r->nr_cases && !r->cases[i].calls.count; i++)
+		;
+	if (i < r->nr_cases) {
+		fprintf(f, "\nTrigger calls (%s), each timed by the trigger (CLOCK_MONOTONIC), ms:\n",
+			rr_trigger_names[r->trigger]);
+		stats_table(f, r, T_CALLS);
+	}
 	fprintf(f, "\nLog2 histogram of the probe intervals:\n");
 	histograms(f, r);
 	fputc('\n', f);

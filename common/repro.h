@@ -141,6 +141,7 @@ struct rr_config {
 	bool probe_cost;		/* a pass without any probe too */
 	bool iterations;		/* a pass counting interval-tree steps */
 	bool quiet;
+	bool allow_hwpoison;		/* the hwpoison trigger outside a VM */
 };
 
 enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };

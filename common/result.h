@@ -106,6 +106,8 @@ struct rr_case_result {
 	char not_reached[256];
 	struct rr_stats latency;	/* probe intervals, ms */
 	struct rr_stats victim;		/* victim mprotect(), ms */
+	/* calls the trigger timed itself (hwpoison's writes), ms */
+	struct rr_stats calls;
 	struct rr_stats cross[RR_MAX_CROSS];	/* the same walks, other probes */
 	double pass_s[RR_PASS_MAX];	/* trigger time in each kind of pass */
 	unsigned int passes[RR_PASS_MAX];

@@ -94,6 +94,8 @@ static const struct rr_opt common_opts[] = {
 	{ "trace-buffer-kb", OPT_UINT, &rr_cfg.buffer_kb, "KB",
 	  "per-CPU ring buffer of the private tracefs instance",
 	  .min = 64, .max = 1 << 20 },
+	{ "allow-hwpoison", OPT_FLAG, &rr_cfg.allow_hwpoison, NULL,
+	  "let the hwpoison trigger run outside a VM that scripts/vm-run booted: each page it poisons retires a physical frame until reboot where the kernel cannot give it back (unpoison-pfn)" },
 	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
 	  "no progress lines on stderr" },
 	RR_OPT_END

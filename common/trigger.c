@@ -13,6 +13,7 @@ const char *const rr_trigger_names[] = {
 	[RR_TRIG_RECLAIM] = "reclaim",
 	[RR_TRIG_MIGRATE] = "migrate",
 	[RR_TRIG_SOFT_OFFLINE] = "soft-offline",
+	[RR_TRIG_HWPOISON] = "hwpoison",
 	NULL
 };
 
@@ -21,6 +22,7 @@ static const struct rr_trigger_ops *const table[RR_TRIG_MAX] = {
 	[RR_TRIG_RECLAIM] = &rr_trigger_reclaim,
 	[RR_TRIG_MIGRATE] = &rr_trigger_migrate,
 	[RR_TRIG_SOFT_OFFLINE] = &rr_trigger_soft_offline,
+	[RR_TRIG_HWPOISON] = &rr_trigger_hwpoison,
 };
 
 const struct rr_trigger_ops *rr_trigger_get(int t)
@@ -83,7 +85,7 @@ int rr_trigger_bracket(enum rr_trigger t)
 {
 	const struct rr_trigger_ops *ops = rr_trigger_get(t);
 
-	return ops ? ops->bracket : 0;
+	return ops ? ops->bracket : -1;
 }
 
 int rr_trigger_fire(enum rr_trigger t, struct rr_trigger_ctx *ctx,

@@ -20,6 +20,10 @@
  *            (trigger_soft_offline.c): each migrates to a new frame on
  *            any node and its old frame is retired, then given back
  *            (unpoison-pfn); auto never picks it, a reproducer may.
+ *   hwpoison memory_failure() of another process's pages by frame
+ *            number (trigger_hwpoison.c, debugfs corrupt-pfn): the
+ *            processes found, the page unmapped, the frame retired;
+ *            only in the suite's VM or with --allow-hwpoison.
 
  * A new trigger is one more file and one more line in trigger.c's table.
  */
@@ -31,6 +35,7 @@
 
 #include "memcg.h"
 #include "pattern.h"
+#include "stats.h"
 
 struct rr_result;
 struct rr_case_result;
@@ -41,6 +46,7 @@ enum rr_trigger {
 	RR_TRIG_RECLAIM,
 	RR_TRIG_MIGRATE,
 	RR_TRIG_SOFT_OFFLINE,
+	RR_TRIG_HWPOISON,
 	RR_TRIG_MAX
 };
 
@@ -56,6 +62,11 @@ struct rr_trigger_ctx {
 	unsigned long moved, failed;		/* migrate: outcome */
 	unsigned long fired;			/* firings so far */
 	/*
+	 * Where a trigger that times its own calls (hwpoison: each write
+	 * to corrupt-pfn) adds their durations, ms; NULL: not asked.
+	 */
+	struct rr_samples *calls;
+	/*
 	 * Pages the trigger could not act on are counted (moved/failed)
 	 * and left to the reproducer's oracle, not returned as an error.
 	 */
@@ -66,7 +77,8 @@ struct rr_trigger_ctx {
 struct rr_trigger_ops {
 	const char *name;
 	const char *const *kconfig;	/* needed, without CONFIG_ */
-	int bracket;			/* enum rr_bracket_id measuring it */
+	int bracket;			/* enum rr_bracket_id measuring it,
+					 * -1: none (a walk probe only) */
 	/*
 	 * Can it miss the pattern altogether? Compaction migrates only
 	 * pages below where its two scanners meet; fresh pages often sit
@@ -101,6 +113,7 @@ extern const struct rr_trigger_ops rr_trigger_compact;
 extern const struct rr_trigger_ops rr_trigger_reclaim;
 extern const struct rr_trigger_ops rr_trigger_migrate;
 extern const struct rr_trigger_ops rr_trigger_soft_offline;
+extern const struct rr_trigger_ops rr_trigger_hwpoison;
 
 /* The entry of a trigger, NULL for auto or out of range. */
 const struct rr_trigger_ops *rr_trigger_get(int t);

@@ -5,27 +5,21 @@
  * (the two walks of a migration, on any node: one node is enough) and
  * retires the old frame: marked HWPoison and kept from the allocator
  * until reboot. No process is killed. Each frame is journaled before it
- * is retired and given back after the firing through the hwpoison
- * injector's unpoison-pfn (debugfs, CONFIG_HWPOISON_INJECT); without a
+ * is retired and given back after the firing (hwpoison.h); without a
  * way to give frames back the trigger is unavailable, so a run never
  * leaves memory retired. scripts/restore gives back what a killed run
  * retired.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include "bracket.h"
-#include "journal.h"
+#include "hwpoison.h"
 #include "result.h"
-#include "sysinfo.h"
 #include "trigger.h"
 #include "util.h"
 
@@ -33,91 +27,7 @@
 #define MADV_SOFT_OFFLINE 101
 #endif
 
-#define DEBUGFS		"/sys/kernel/debug"
-#define UNPOISON	"kernel/debug/hwpoison/unpoison-pfn"	/* in /sys */
-#define KPF_HWPOISON	19		/* /proc/kpageflags */
-
 static const char *const kconfig[] = { "MEMORY_FAILURE", "MIGRATION", NULL };
-
-/* The injector's unpoison file (rr_sys_dir(): a test's stand-in). */
-static const char *unpoison_file(void)
-{
-	static char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", rr_sys_dir(), UNPOISON);
-	return path;
-}
-
-/* Is the frame marked HWPoison? 1, 0, or -errno. */
-static int frame_poisoned(unsigned long long pfn)
-{
-	char path[PATH_MAX];
-	uint64_t flags;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/kpageflags", rr_proc_dir());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, &flags, sizeof(flags), (off_t)(pfn * sizeof(flags)));
-	close(fd);
-	if (n != sizeof(flags))
-		return n < 0 ? -errno : -EIO;
-	return flags >> KPF_HWPOISON & 1;
-}
-
-/* Give a retired frame back, and check that it is. */
-static int unpoison(unsigned long long pfn)
-{
-	char val[32];
-	int err = frame_poisoned(pfn);
-
-	if (err <= 0)
-		return err;
-	snprintf(val, sizeof(val), "%llu", pfn);
-	err = rr_write_file(unpoison_file(), val);
-	if (err)
-		return err;
-	err = frame_poisoned(pfn);
-	return err > 0 ? -EBUSY : err;
-}
-
-static int undo_unpoison(const char *pfn_text, const char *unused,
-			 bool verbose)
-{
-	unsigned long long pfn;
-	int err;
-
-	if (rr_parse_dec(pfn_text, &pfn))
-		return -EINVAL;
-	err = unpoison(pfn);
-	if (!err && verbose)
-		rr_msg("frame %llu is back in use (unpoison-pfn)", pfn);
-	return err;
-}
-
-const struct journal_undo rr_undo_unpoison = { J_UNPOISON, undo_unpoison };
-
-/*
- * How the frames get back: the injector's file, or what would make it
- * (debugfs to mount, the module to load). NULL: no way.
- */
-static const char *unpoison_way(void)
-{
-	char val[8] = "";
-	const char *argv[] = { "modprobe", "-n", "-q", "hwpoison_inject",
-			       NULL };
-
-	if (rr_path_exists(unpoison_file()))
-		return "unpoison-pfn";
-	if (rr_kconfig("HWPOISON_INJECT", val, sizeof(val)) > 0 &&
-	    val[0] == 'y')
-		return "debugfs";
-	if (rr_have_command("modprobe") && !rr_run(argv, true))
-		return "module";
-	return NULL;
-}
 
 static bool available(char *why, size_t len)
 {
@@ -125,45 +35,15 @@ static bool available(char *why, size_t len)
 		snprintf(why, len, "needs root (CAP_SYS_ADMIN)");
 		return false;
 	}
-	if (!unpoison_way()) {
-		snprintf(why, len,
-			 "the frames it retires could not be given back: no %s and no hwpoison_inject module (CONFIG_HWPOISON_INJECT)",
-			 unpoison_file());
+	if (!rr_hwpoison_reachable(why, len))
 		return false;
-	}
 	return rr_bracket_available(RR_BR_MIGRATE, why, len);
 }
 
-/* Make unpoison-pfn reachable, every change journaled. */
 static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		 char *why, size_t len)
 {
-	const char *argv[] = { "modprobe", "hwpoison_inject", NULL };
-	int err = 0;
-
-	if (rr_path_exists(unpoison_file()))
-		return 0;
-	if (!rr_mounted(DEBUGFS, "debugfs")) {
-		err = journal_record(J_MOUNT, DEBUGFS, "");
-		if (!err && mount("debugfs", DEBUGFS, "debugfs", 0, NULL))
-			err = -errno;
-		if (err) {
-			snprintf(why, len, "cannot mount debugfs on %s: %s",
-				 DEBUGFS, strerror(-err));
-			return err;
-		}
-	}
-	if (rr_path_exists(unpoison_file()))
-		return 0;
-	err = journal_record(J_MODULE, "hwpoison_inject", "");
-	if (!err && rr_run(argv, true))
-		err = -ENOENT;
-	if (!err && !rr_path_exists(unpoison_file()))
-		err = -ENOENT;
-	if (err)
-		snprintf(why, len, "no %s after modprobe hwpoison_inject",
-			 unpoison_file());
-	return err;
+	return rr_hwpoison_setup(why, len);
 }
 
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
@@ -174,7 +54,6 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	struct rr_page_ref *f = NULL;
 	struct rr_pagemap_ent e;
 	size_t n = 0, i;
-	char val[32];
 	int err, first = 0, fd;
 
 	/*
@@ -193,9 +72,8 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	for (i = 0; !err && i < n; i++) {
 		err = rr_pagemap_read(fd, f[i].addr, &e);
 		pfn[i] = e.pfn;
-		snprintf(val, sizeof(val), "%llu", pfn[i]);
 		if (!err)
-			err = journal_record(J_UNPOISON, val, "");
+			err = rr_hwpoison_journal(pfn[i]);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -211,10 +89,10 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	}
 	/* Give every retired frame back, whatever happened. */
 	for (i = 0; pfn && i < n; i++) {
-		int e2 = pfn[i] ? frame_poisoned(pfn[i]) : 0;
+		int e2 = pfn[i] ? rr_frame_poisoned(pfn[i]) : 0;
 
 		if (e2 > 0) {
-			e2 = unpoison(pfn[i]);
+			e2 = rr_unpoison(pfn[i]);
 			back += !e2;
 		}
 		if (e2 < 0) {

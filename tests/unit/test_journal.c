@@ -542,8 +542,8 @@ static void stand_in_frames(void)
 /*
  * A frame soft offline retired: given back through unpoison-pfn, and
  * checked in kpageflags. One not retired is left alone; one that stays
- * retired (the stand-in file cannot clear the flag) is a failure, and
- * the journal is kept.
+ * retired (the stand-in file cannot clear the flag, as the kernel
+ * refuses some) is left, and said, after one try.
  */
 static void test_unpoison_undo(void)
 {
@@ -559,8 +559,9 @@ static void test_unpoison_undo(void)
 
 	CHECK_EQ(journal_begin("test"), 0);
 	CHECK_EQ(journal_record(J_UNPOISON, "3", ""), 0);
-	CHECK(journal_replay(journal_path(), false, &st) > 0);
-	CHECK_EQ(st.failures, 1);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_EQ(st.left, 1);
+	CHECK_EQ(st.failures, 0);
 	CHECK_STR(get("sys/kernel/debug/hwpoison/unpoison-pfn"), "3");
 	unsetenv("RMAP_REPRO_PROC_DIR");
 	unsetenv("RMAP_REPRO_SYS_DIR");

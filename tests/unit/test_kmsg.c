@@ -57,7 +57,7 @@ static void test_collect(void)
 	FILE *f;
 	int i;
 
-	snprintf(path, sizeof(path), "%s/kmsg", tmp ? tmp : "/tmp");
+	snprintf(path, sizeof(path), "%s/test_kmsg.log", tmp ? tmp : "/tmp");
 	f = fopen(path, "w");
 	CHECK(f != NULL);
 	if (!f)

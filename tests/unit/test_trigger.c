@@ -13,6 +13,8 @@
 
 #include "bracket.h"
 #include "harness.h"
+#include "probe.h"
+#include "repro.h"
 #include "swap.h"
 #include "trigger.h"
 #include "util.h"
@@ -50,12 +52,20 @@ static void test_unavailable_says_why(void)
 	why[0] = '\0';
 	if (!rr_trigger_available(RR_TRIG_SOFT_OFFLINE, why, sizeof(why)))
 		CHECK(why[0] != '\0');
-	/* auto never retires frames: soft offline is asked for by name */
+	/* auto never retires frames: those are asked for by name */
 	CHECK(rr_trigger_auto(why, sizeof(why)) != RR_TRIG_SOFT_OFFLINE);
+	CHECK(rr_trigger_auto(why, sizeof(why)) != RR_TRIG_HWPOISON);
+	/* outside the suite's VM, without consent: refused, and why */
+	rr_cfg.allow_hwpoison = false;
+	why[0] = '\0';
+	if (!rr_trigger_available(RR_TRIG_HWPOISON, why, sizeof(why)))
+		CHECK(why[0] != '\0');
 }
 
 static void test_rules(void)
 {
+	char why[256] = "";
+
 	CHECK_STR(rr_trigger_names[RR_TRIG_MIGRATE], "migrate");
 	CHECK(rr_trigger_names[RR_TRIG_MAX] == NULL);
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_RECLAIM), RR_BR_MEMCG_RECLAIM);
@@ -70,6 +80,11 @@ static void test_rules(void)
 	CHECK_STR(rr_trigger_names[RR_TRIG_SOFT_OFFLINE], "soft-offline");
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_SOFT_OFFLINE), RR_BR_MIGRATE);
 	CHECK(!rr_trigger_may_miss(RR_TRIG_SOFT_OFFLINE));
+	/* hwpoison has no stock bracket: only walk-level probes time it */
+	CHECK_STR(rr_trigger_names[RR_TRIG_HWPOISON], "hwpoison");
+	CHECK_EQ(rr_trigger_bracket(RR_TRIG_HWPOISON), -1);
+	CHECK(!rr_probe_available(RR_PROBE_BRACKETS, -1, why, sizeof(why)));
+	CHECK_CONTAINS(why, "a walk-level probe");
 }
 
 /* The table: one entry per name, each complete. */

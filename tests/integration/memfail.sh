@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ksm-memory-failure on the kernel here. Without memory failure, or
+# outside a VM that scripts/vm-run booted, it must SKIP with the reason
+# and change nothing. Where it runs (the suite's VM, with memory failure
+# and the hwpoison injector): a verdict that follows from its figures;
+# every case's sacrificial child killed by SIGBUS (the oracle); each
+# memory_failure() call timed, and no shorter than the longest walk
+# inside it; the kernel's memory failure lines in the report; the
+# machine as before.
+. "$(dirname "$0")/../lib/integration.sh"
+
+before=$(snapshot)
+"$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
+	--format json --out "$work/m" >"$work/m.json" 2>"$work/m.err"
+rc=$?
+after=$(snapshot)
+j=$work/m.json
+if [ "$(kconfig MEMORY_FAILURE)" != y ]; then
+	echo "# here: no CONFIG_MEMORY_FAILURE: a skip is expected"
+	assert "exit 4 (skip)" [ $rc = 4 ]
+	assert_jq "the reason names the missing option" "$j" \
+		'.verdict == "skip" and .reason == "CONFIG_MEMORY_FAILURE is not set in this kernel"'
+elif ! grep -q rmap_repro.vm /proc/cmdline; then
+	echo "# here: not the suite's VM: a refusal (skip) is expected"
+	assert "exit 4 (skip)" [ $rc = 4 ]
+	assert_jq "the reason says why it refuses, and how to consent" "$j" \
+		'.verdict == "skip" and (.reason | test("refused outside a VM that scripts/vm-run booted")) and (.reason | test("--allow-hwpoison"))'
+else
+	echo "# here: the suite's VM with memory failure: a run is expected"
+	assert_verdict "ksm-memory-failure" "$j" $rc
+	assert_jq "hwpoison triggered every case" "$j" \
+		'.trigger.name == "hwpoison" and (.cases | all(.reach.pages_moved == 1))'
+	assert_jq "every case's sacrificial child died of SIGBUS (oracle clean)" \
+		"$j" '.cases | all(.oracle.mappings_checked == 1 and .oracle.mappings_missed == 0 and .oracle.pages_failed == 0)'
+	assert_jq "each memory_failure() call timed, no shorter than the longest walk in it" \
+		"$j" '.cases | all(.trigger_call_ms.count == 1 and .trigger_call_ms.max >= .latency_ms.max)'
+	assert_jq "the kernel's memory failure line is in each case's log" \
+		"$j" '.cases | all(.kernel_log | any(test("Memory failure")))'
+	assert "the text report shows the calls and the kernel log" \
+		bash -c "grep -q '^Trigger calls (hwpoison)' '$work/m/ksm-memory-failure.txt' && grep -q '^Kernel   log, ksm: .*Memory failure' '$work/m/ksm-memory-failure.txt'"
+fi
+assert_same "the machine is as before" "$before" "$after"
+finish
