@@ -476,7 +476,10 @@ out:
 	rr_victim_stop(&v);
 	unprepare(b, c, &p);
 	rr_kmsg_collect(&km, &c->klog);
-	if (err && !c->error[0])
+	/* The kernel refuses the case (a reproducer said so): a skip. */
+	if (err == -EOPNOTSUPP && !c->refused[0])
+		snprintf(c->refused, sizeof(c->refused), "%s", why);
+	else if (err && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "run %u: %s", run, why);
 	publish(b, c);
 	return err;
@@ -542,6 +545,7 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 			      RR_VICTIM_SAME : RR_VICTIM_APART;
 	res->nr_cases = r->nr_cases;
 	res->policy = r->policy;
+	res->judge_calls = r->judge_calls;
 	for (i = 0; i < r->nr_cases; i++)
 		case_init(r, &res->cases[i], &r->cases[i]);
 	err = setup(&b, why, sizeof(why));
@@ -553,7 +557,7 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	for (run = 1; run <= rr_cfg.runs; run++) {
 		for (i = 0; i < r->nr_cases; i++) {
 			/* A failed case is not run again: its error stands. */
-			if (res->cases[i].error[0])
+			if (res->cases[i].error[0] || res->cases[i].refused[0])
 				continue;
 			run_case(&b, &res->cases[i], run);
 		}

@@ -17,6 +17,12 @@ void rr_report_json(FILE *f, const struct rr_result *r);
 /* Shared wording, so that the three formats say the same thing. */
 /* A case in words: the reproducer's, or its pages, walk and role. */
 void rr_case_what(const struct rr_case_result *c, char *buf, size_t len);
+/*
+ * For a trigger that times its own calls: the calls' total, the walks
+ * the probe timed inside them, and the rest. false: no call timed.
+ */
+bool rr_call_split(const struct rr_case_result *c, double *calls,
+		   double *walks, double *rest);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /* --probe-cost and --iterations of a case, one sentence each ("" if

@@ -100,6 +100,10 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_str(j, "error", c->error);
 	else
 		json_null(j, "error");
+	if (c->refused[0])
+		json_str(j, "refused", c->refused);
+	else
+		json_null(j, "refused");
 	if (c->not_reached[0])
 		json_str(j, "not_reached", c->not_reached);
 	else
@@ -107,10 +111,20 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "runs", c->runs);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
-	if (c->calls.count)
+	if (c->calls.count) {
+		double calls, walks, rest;
+
 		stats(j, "trigger_call_ms", &c->calls);
-	else
+		rr_call_split(c, &calls, &walks, &rest);
+		json_obj_begin(j, "trigger_call_split");
+		json_num(j, "calls_ms", calls, 4);
+		json_num(j, "walks_ms", walks, 4);
+		json_num(j, "rest_ms", rest, 4);
+		json_obj_end(j);
+	} else {
 		json_null(j, "trigger_call_ms");
+		json_null(j, "trigger_call_split");
+	}
 	json_arr_begin(j, "cross_check");
 	for (k = 0; k < r->nr_cross; k++) {
 		json_obj_begin(j, NULL);
@@ -290,6 +304,8 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_num(&j, "threshold_ms", r->threshold_ms, 3);
 	json_num(&j, "min_ratio", r->min_ratio, 3);
 	json_str(&j, "verdict_policy", rr_policy_names[r->policy]);
+	json_str(&j, "verdict_on", r->judge_calls ? "trigger calls" :
+		 "probe intervals");
 
 	json_arr_begin(&j, "cases");
 	for (i = 0; i < r->nr_cases; i++)

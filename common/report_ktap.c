@@ -42,6 +42,11 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		for (k = 0; k < (int)c->klog.lines; k++)
 			fprintf(f, "    # %s: kernel log: %s\n", name,
 				c->klog.line[k]);
+		if (c->refused[0]) {
+			fprintf(f, "    ok %d %s # SKIP %s\n", i + 1, name,
+				c->refused);
+			continue;
+		}
 		if (!c->error[0] && !c->latency.count && c->not_reached[0]) {
 			fprintf(f, "    ok %d %s # SKIP not reached: %s\n", i + 1,
 				name, c->not_reached);

@@ -33,6 +33,17 @@ void rr_case_what(const struct rr_case_result *c, char *buf, size_t len)
 			 c->role == RR_CONTROL ? ", control" : "");
 }
 
+bool rr_call_split(const struct rr_case_result *c, double *calls,
+		   double *walks, double *rest)
+{
+	if (!c->calls.count)
+		return false;
+	*calls = c->calls.mean * c->calls.count;
+	*walks = c->latency.mean * c->latency.count;
+	*rest = *calls > *walks ? *calls - *walks : 0;
+	return true;
+}
+
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size)
 {
@@ -168,9 +179,12 @@ static void stats_table(FILE *f, const struct rr_result *r, enum table t)
 	bool victim = t == T_VICTIM;
 	int i;
 
-	fprintf(f, "%-5s %6s %9s %9s %9s %9s %9s %6s\n", "case", "n", "min",
-		"p50", "p90", "p99", "max", victim ? "err" :
-		t == T_CALLS ? "" : "lost");
+	fprintf(f, "%-5s %6s %9s %9s %9s %9s %9s", "case", "n", "min",
+		"p50", "p90", "p99", "max");
+	if (t == T_CALLS)
+		fputc('\n', f);
+	else
+		fprintf(f, " %6s\n", victim ? "err" : "lost");
 	for (i = 0; i < r->nr_cases; i++) {
 		const struct rr_case_result *c = &r->cases[i];
 		const struct rr_stats *s = victim ? &c->victim :
@@ -181,8 +195,10 @@ static void stats_table(FILE *f, const struct rr_result *r, enum table t)
 			continue;
 		if (!s->count) {
 			fprintf(f, "%-5s %6s  %s%s\n", c->name,
-				"0", !c->error[0] && c->not_reached[0] ?
+				"0", c->refused[0] ? "refused: " :
+				!c->error[0] && c->not_reached[0] ?
 				"not reached: " : "",
+				c->refused[0] ? c->refused :
 				c->error[0] ? c->error :
 				c->not_reached[0] ? c->not_reached :
 				"nothing measured");
@@ -262,6 +278,24 @@ static void oracle_text(const struct rr_case_result *c, char *buf,
 		 rr_oracle_failed(o) ? "FAILED" : "clean", o->pages_failed,
 		 o->pages_checked, o->mappings_missed, o->mappings_checked,
 		 o->reason);
+}
+
+static const struct rr_result *split_of;	/* for split_text() */
+
+static void split_text(const struct rr_case_result *c, char *buf,
+		       size_t size)
+{
+	const struct rr_trigger_ops *t = rr_trigger_get(split_of->trigger);
+	double calls, walks, rest;
+
+	buf[0] = '\0';
+	if (!rr_call_split(c, &calls, &walks, &rest))
+		return;
+	snprintf(buf, size,
+		 "%zu call(s), %.3f ms in all; the walks inside them (%s) %.3f ms; the rest %.3f ms: %s, not timed apart",
+		 c->calls.count, calls, rr_brackets[split_of->probe.bracket].id,
+		 walks, rest, t && t->call_rest ? t->call_rest :
+		 "the call's work outside the walks");
 }
 
 static void klog_text(const struct rr_case_result *c, char *buf,
@@ -477,6 +511,8 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);
 	}
+	split_of = r;
+	per_case(f, r, "Split", "", split_text);
 	per_case(f, r, "Oracle", "", oracle_text);
 	klog_lines(f, r);
 	per_case(f, r, "Cost", "", rr_cost_text);

@@ -64,6 +64,11 @@ struct rr_repro_ops {
 	 */
 	const int *oracle_triggers;
 	/*
+	 * Any of the above may return -EOPNOTSUPP, with the kernel's own
+	 * reason in why, when the kernel refuses what the case does (not a
+	 * failure of the run): the run is then a skip that quotes it.
+	 */
+	/*
 	 * Undo build (and merge); called for every build, even failed.
 	 * The default reaps a family (family.h), frees the frames
 	 * oracle's notes and the pattern, and unmerges KSM pages.
@@ -91,6 +96,12 @@ struct rr_repro {
 	const struct rr_case *cases;
 	int nr_cases;
 	enum rr_policy policy;
+	/*
+	 * Judge the trigger's own timed calls (trigger_call_ms), not the
+	 * probe's intervals: for a trigger whose call holds more than its
+	 * walks (memory_failure(): finding the processes, then the walk).
+	 */
+	bool judge_calls;
 	/* Check option combinations: false, with why, is a usage error. */
 	bool (*check)(char *why, size_t len);
 	/* The pattern of one case, into a zeroed spec. */

@@ -134,6 +134,13 @@ int rr_exit_code(enum rr_verdict v)
 	}
 }
 
+/* What the verdict compares: the probe's intervals, or the calls. */
+static const struct rr_stats *judged(const struct rr_result *r,
+				     const struct rr_case_result *c)
+{
+	return r->judge_calls ? &c->calls : &c->latency;
+}
+
 /*
  * Check every case before any comparison: a case in error is the run's
  * error; a control never reached is left out (and named in unreached);
@@ -156,25 +163,29 @@ static bool cases_usable(struct rr_result *r, const struct rr_case_result *s,
 				       c->error);
 			return false;
 		}
-		if (!c->latency.count && c->not_reached[0] && c != s) {
+		const struct rr_stats *st = judged(r, c);
+
+		if (!st->count && c->not_reached[0] && c != s) {
 			if (u < ulen)
 				u += snprintf(unreached + u, ulen - u, "%s%s",
 					      u ? ", " : "", name);
 			continue;
 		}
-		if (!c->latency.count) {
+		if (!st->count) {
 			rr_set_verdict(r, RR_ERROR,
+				       r->judge_calls ?
+				       "%s case: no trigger call was timed" :
 				       "%s case: the trigger produced no measurable interval",
 				       name);
 			return false;
 		}
 		if (c == s)
 			continue;
-		if (c->latency.max > *worst)
-			*worst = c->latency.max;
+		if (st->max > *worst)
+			*worst = st->max;
 		if (o < clen)
 			o += snprintf(ctl + o, clen - o, "%s%s %.3f ms",
-				      o ? ", " : "", name, c->latency.max);
+				      o ? ", " : "", name, st->max);
 	}
 	return true;
 }
@@ -229,8 +240,8 @@ void rr_verdict_compute(struct rr_result *r)
 {
 	struct rr_case_result *s = rr_result_subject(r);
 	char ctl[256] = "", unreached[256] = "";
-	double worst = 0;
-	const char *sl;
+	double worst = 0, max;
+	const char *sl, *m;
 	size_t o;
 
 	if (r->verdict == RR_SKIP || r->verdict == RR_ERROR)
@@ -240,6 +251,13 @@ void rr_verdict_compute(struct rr_result *r)
 		return;
 	}
 	sl = rr_case_label(s);
+	for (o = 0; o < (size_t)r->nr_cases; o++)
+		if (r->cases[o].refused[0]) {
+			rr_set_verdict(r, RR_SKIP, "%s case: %s",
+				       rr_case_label(&r->cases[o]),
+				       r->cases[o].refused);
+			return;
+		}
 	if (!cases_usable(r, s, ctl, sizeof(ctl), unreached,
 			  sizeof(unreached), &worst))
 		return;
@@ -259,21 +277,22 @@ void rr_verdict_compute(struct rr_result *r)
 	if (unreached[0] && o < sizeof(ctl))
 		snprintf(ctl + o, sizeof(ctl) - o, "; not reached: %s",
 			 unreached);
-	if (s->latency.max > r->threshold_ms &&
-	    s->latency.max >= r->min_ratio * worst)
+	max = judged(r, s)->max;
+	m = r->judge_calls ? "longest trigger call" : "max";
+	if (max > r->threshold_ms && max >= r->min_ratio * worst)
 		rr_set_verdict(r, RR_REPRODUCED,
-			       "%s case max %.3f ms exceeds %.3g ms and is %.0fx the controls' max (%s)",
-			       sl, s->latency.max, r->threshold_ms,
-			       worst > 0 ? s->latency.max / worst : 0, ctl);
-	else if (s->latency.max <= r->threshold_ms)
+			       "%s case %s %.3f ms exceeds %.3g ms and is %.0fx the controls' max (%s)",
+			       sl, m, max, r->threshold_ms,
+			       worst > 0 ? max / worst : 0, ctl);
+	else if (max <= r->threshold_ms)
 		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "%s case max %.3f ms is within %.3g ms (controls: %s)",
-			       sl, s->latency.max, r->threshold_ms, ctl);
+			       "%s case %s %.3f ms is within %.3g ms (controls: %s)",
+			       sl, m, max, r->threshold_ms, ctl);
 	else
 		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "%s case max %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
-			       sl, s->latency.max, r->threshold_ms,
-			       r->min_ratio, ctl);
+			       "%s case %s %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
+			       sl, m, max, r->threshold_ms, r->min_ratio,
+			       ctl);
 	o = strlen(r->reason);
 	if (s->oracle.ran && o < sizeof(r->reason))
 		snprintf(r->reason + o, sizeof(r->reason) - o,

@@ -100,6 +100,11 @@ struct rr_case_result {
 	bool ran;
 	char error[256];		/* set: the case failed */
 	/*
+	 * set: the kernel refuses what the case does (an op returned
+	 * -EOPNOTSUPP with the kernel's reason): the run is a skip
+	 */
+	char refused[256];
+	/*
 	 * set: a control the trigger could not reach (in some run); with
 	 * no sample at all, the verdict leaves it out and says so
 	 */
@@ -164,6 +169,7 @@ struct rr_result {
 	unsigned int runs;
 	double threshold_ms, min_ratio;
 	enum rr_policy policy;
+	bool judge_calls;		/* the verdict on trigger calls */
 	/* pattern parameters, for the report */
 	unsigned long long pages;
 	unsigned long long max_page_sharing;

@@ -105,6 +105,11 @@ struct rr_trigger_ops {
 		     char *why, size_t len);
 	/* Run to completion on ctx->pattern; how says what was done. */
 	int (*fire)(struct rr_trigger_ctx *ctx, char *how, size_t len);
+	/*
+	 * A trigger that times its own calls: what the rest of a call is,
+	 * besides the walks the probe times (for the report's split).
+	 */
+	const char *call_rest;
 	/* How much of the case's pattern it reached, for the report. */
 	void (*reach)(const struct rr_case_result *c, char *buf, size_t len);
 };

@@ -145,4 +145,5 @@ const struct rr_trigger_ops rr_trigger_hwpoison = {
 	.setup = setup,
 	.fire = fire,
 	.reach = reach,
+	.call_rest = "finding the processes that map the page (collect_procs_ksm/anon/file), killing them and retiring the frame",
 };

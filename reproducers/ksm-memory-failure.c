@@ -10,9 +10,11 @@
  * The pattern is built, merged (ksmd then stopped) and inherited by a
  * sacrificial family (--pattern split: one child; fork: --children):
  * each member asks for an early kill (PR_MCE_KILL_EARLY) and faults in
- * its pages. The measuring process then unmaps every mapping it has of
- * the frame to be poisoned: it never maps that frame, and its own
- * rmap_items (ksmd stopped) keep the walk as long as it was. The
+ * its pages. The measuring process then replaces every mapping it has of
+ * the frame to be poisoned with a fresh page (MAP_FIXED: a hole there
+ * could be reused by other mappings, as glibc's thread stacks were on
+ * Debian's 6.12): it never maps that frame, and its own rmap_items
+ * (ksmd stopped) keep the walk as long as it was. The
  * hwpoison trigger poisons the frame through the child's mapping; the
  * probe times the walks, the trigger the whole memory_failure() call.
  * Oracle: every member died of SIGBUS (a member left alive is a
@@ -32,6 +34,7 @@
 
 #include "family.h"
 #include "hwpoison.h"
+#include "kmsg.h"
 #include "repro.h"
 #include "trigger.h"
 #include "util.h"
@@ -81,6 +84,8 @@ static const int triggers[] = { RR_TRIG_HWPOISON, 0 };
 
 /* The frame poisoned in the case being run (one case at a time). */
 static unsigned long long poisoned;
+/* The kernel's log from the frame's choice on: does it refuse KSM? */
+static struct rr_kmsg klog = { .fd = -1 };
 
 static unsigned long long members(void)
 {
@@ -131,9 +136,9 @@ static void keep_victim(struct rr_pattern *p, const bool *gone)
 }
 
 /*
- * Fork the family; then unmap, in the measuring process, every page that
- * maps the frame of the first filled page, and name that frame's mapping
- * in the first member for the trigger.
+ * Fork the family; then replace, in the measuring process, every page
+ * that maps the frame of the first filled page, and name that frame's
+ * mapping in the first member for the trigger.
  */
 static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 		       struct rr_pattern *p, char *why, size_t len)
@@ -148,6 +153,9 @@ static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 	err = rr_family_spawn(p, members(), 1, sacrifice, why, len);
 	if (err)
 		return err;
+	if (klog.fd >= 0)
+		rr_kmsg_collect(&klog, &(struct rr_klog){ 0 });
+	rr_kmsg_open(&klog);
 	gone = calloc(p->spec.pages, sizeof(*gone));
 	fd = rr_pagemap_open(0);
 	if (!gone || fd < 0) {
@@ -169,7 +177,13 @@ static int after_merge(const struct rr_repro *r, const struct rr_case *c,
 		err = rr_pagemap_read(fd, p->addr + k * ps, &e);
 		if (err || e.pfn != target)
 			continue;
-		if (munmap(p->addr + k * ps, ps)) {
+		/*
+		 * A fresh page in its place, not a hole: the address stays
+		 * the pattern's, and the frame is no longer mapped here.
+		 */
+		if (mmap(p->addr + k * ps, ps, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+		    MAP_FAILED) {
 			err = -errno;
 			break;
 		}
@@ -207,9 +221,22 @@ static int verify(const struct rr_repro *r, const struct rr_case *c,
 		  struct rr_pattern *p, struct rr_oracle *o, char *why,
 		  size_t len)
 {
+	struct rr_klog log = { 0 };
+	unsigned int l;
 	int i, st, alive = 0, other = 0, waited;
 	pid_t got = 0;
 
+	/*
+	 * Kernels before collect_procs_ksm() refuse KSM pages ("can't
+	 * handle KSM pages"): the kernel's own reason, a skip.
+	 */
+	rr_kmsg_collect(&klog, &log);
+	for (l = 0; l < log.lines; l++)
+		if (strstr(log.line[l], "can't handle KSM")) {
+			snprintf(why, len, "the kernel refuses KSM pages: \"%s\"",
+				 log.line[l]);
+			return -EOPNOTSUPP;
+		}
 	o->pages_checked++;
 	if (rr_frame_poisoned(poisoned) != 1) {
 		o->pages_failed++;
@@ -270,7 +297,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 	int i;
 
 	o = snprintf(buf, len,
-		     "one %llu-page mapping, one page in every %llu mprotect(PROT_READ), %llu pages of identical content merged by KSM (ksmd then stopped); %llu sacrificial child%s inherit%s it, ask for an early kill (PR_MCE_KILL_EARLY) and fault the pages in; the measuring process unmaps its own mappings of one frame, which the hwpoison trigger then poisons through the first child's mapping. Processes and VMAs of the pattern:",
+		     "one %llu-page mapping, one page in every %llu mprotect(PROT_READ), %llu pages of identical content merged by KSM (ksmd then stopped); %llu sacrificial child%s inherit%s it, ask for an early kill (PR_MCE_KILL_EARLY) and fault the pages in; the measuring process replaces its own mappings of one frame with fresh pages, and the hwpoison trigger then poisons the frame through the first child's mapping. Processes and VMAs of the pattern:",
 		     pages, split_every, identical, members(),
 		     members() == 1 ? "" : "ren", members() == 1 ? "s" : "");
 	for (i = 0; i < res->nr_cases && o < len; i++)
@@ -292,6 +319,11 @@ static const struct rr_repro ksm_memory_failure = {
 	.sentence = sentence,
 	.ops = &ops,
 	.triggers = triggers,
+	/*
+	 * The whole memory_failure(): a kernel whose walk is fixed may
+	 * still spend its time finding the processes.
+	 */
+	.judge_calls = true,
 	.triggers_why = "it poisons a page that only its sacrificial children map: the hwpoison trigger (CONFIG_MEMORY_FAILURE, the hwpoison injector, and a VM that scripts/vm-run booted or --allow-hwpoison)",
 };
 

@@ -36,6 +36,8 @@ else
 		"$j" '.cases | all(.oracle.mappings_checked == 1 and .oracle.mappings_missed == 0 and .oracle.pages_failed == 0)'
 	assert_jq "each memory_failure() call timed, no shorter than the longest walk in it" \
 		"$j" '.cases | all(.trigger_call_ms.count == 1 and .trigger_call_ms.max >= .latency_ms.max)'
+	assert_jq "the split adds up: the walks and the rest make the calls" \
+		"$j" '.cases | all(.trigger_call_split | .walks_ms <= .calls_ms + 0.001 and (.walks_ms + .rest_ms - .calls_ms | fabs) < 0.01)'
 	assert_jq "the kernel's memory failure line is in each case's log" \
 		"$j" '.cases | all(.kernel_log | any(test("Memory failure")))'
 	assert "the text report shows the calls and the kernel log" \

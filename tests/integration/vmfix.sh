@@ -14,13 +14,9 @@ if ! vm_possible; then
 	finish
 	exit 0
 fi
-kernel=$(test_kernel fixed)
 before=$(snapshot)
 out=$work/fixed
-"$top/scripts/vm-run" --kernel "$kernel" \
-	--config "$(test_kernel_config "$kernel")" --preset quick \
-	--only ksm-mprotect-split --out "$out" --timeout 900 \
-	>"$work/stdout" 2>"$work/stderr"
+vm_quick "$(test_kernel fixed)" "$out" ksm-mprotect-split
 rc=$?
 j=$out/results.json
 r='.results[0]'

@@ -19,19 +19,10 @@ if ! vm_possible; then
 	exit 0
 fi
 before=$(snapshot)
-vmrun() {
-	local kernel=$1 out=$2
-
-	shift 2
-	"$top/scripts/vm-run" --kernel "$kernel" \
-		--config "$(test_kernel_config "$kernel")" --preset quick \
-		--only ksm-mremap --out "$out" --timeout 900 "$@" \
-		>"$out.stdout" 2>"$out.stderr"
-}
 clean='.cases | all(.oracle.pages_failed == 0 and .oracle.mappings_missed == 0 and .oracle.pages_checked > 0)'
 for which in unfixed fixed; do
 	out=$work/$which
-	vmrun "$(test_kernel $which)" "$out"
+	vm_quick "$(test_kernel $which)" "$out" ksm-mremap
 	rc=$?
 	j=$out/results.json
 	assert "$which: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
@@ -46,7 +37,7 @@ for which in unfixed fixed; do
 done
 
 out=$work/one-node
-vmrun "$(test_kernel unfixed)" "$out" --numa-nodes 1
+vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap --numa-nodes 1
 rc=$?
 j=$out/results.json
 assert "one node: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
@@ -60,7 +51,7 @@ assert_jq "one node: each verdict follows the documented rule" "$j" \
 	".results | all(.verdict == ($verdict_rule))"
 
 out=$work/pin-anon
-vmrun "$(test_kernel unfixed)" "$out" -- --pin-page anon
+vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap -- --pin-page anon
 rc=$?
 j=$out/results.json
 assert "--pin-page anon: vm-run exits 2 (a control failed its oracle)" [ $rc = 2 ]
@@ -72,7 +63,7 @@ assert_jq "--pin-page anon: error, naming the control's oracle" "$j" \
 	'.results | all(.verdict == "error" and (.reason | test("anon case \\(control\\): the oracle failed")))'
 
 out=$work/pin-ksm
-vmrun "$(test_kernel unfixed)" "$out" -- --pin-page ksm
+vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap -- --pin-page ksm
 rc=$?
 j=$out/results.json
 assert "--pin-page ksm: vm-run exits 1 (reproduced)" [ $rc = 1 ]

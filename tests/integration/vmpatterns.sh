@@ -16,12 +16,8 @@ fi
 units='["ksm-fork", "ksm-fork@merge-then-fork", "madvise-split"]'
 before=$(snapshot)
 for which in unfixed fixed; do
-	kernel=$(test_kernel $which)
 	out=$work/$which
-	"$top/scripts/vm-run" --kernel "$kernel" \
-		--config "$(test_kernel_config "$kernel")" --preset quick \
-		--only ksm-fork,madvise-split --out "$out" --timeout 900 \
-		>"$work/$which.stdout" 2>"$work/$which.stderr"
+	vm_quick "$(test_kernel $which)" "$out" ksm-fork,madvise-split
 	rc=$?
 	j=$out/results.json
 	if [ $which = unfixed ]; then

@@ -202,11 +202,13 @@ expected_probe() {
 
 # jq: the verdict the documented rule gives for a result object.
 verdict_rule='
+	(if .verdict_on == "trigger calls" then "trigger_call_ms"
+	 else "latency_ms" end) as $on |
 	(.cases | map(select(.role == "subject"))[0]) as $s |
-	$s.latency_ms.max as $k |
+	$s[$on].max as $k |
 	([.cases[] | select(.role == "control" and
 			   (.latency_ms.count > 0 or .not_reached == null)) |
-	  .latency_ms.max] | max) as $c |
+	  .[$on].max] | max) as $c |
 	.verdict_policy as $p |
 	def failed: . != null and (.pages_failed + .mappings_missed) > 0;
 	if $p != "latency" and
@@ -324,6 +326,19 @@ test_kernel_config() {
 
 	[ -r "$c" ] || c="$(dirname "$1")/linux-6.12-rmap-tp.config"
 	echo "$c"
+}
+
+# vm_quick KERNEL OUT ONLY [VM-RUN OPTIONS...]: the quick preset's ONLY
+# reproducers in a VM booting KERNEL (a test kernel image), results in
+# OUT, vm-run's output in OUT.stdout and OUT.stderr; its exit code.
+vm_quick() {
+	local kernel=$1 out=$2 only=$3
+
+	shift 3
+	"$top/scripts/vm-run" --kernel "$kernel" \
+		--config "$(test_kernel_config "$kernel")" --preset quick \
+		--only "$only" --out "$out" --timeout 900 "$@" \
+		>"$out.stdout" 2>"$out.stderr"
 }
 
 # Can this machine boot a test kernel? (no: the program skips)

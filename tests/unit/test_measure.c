@@ -30,6 +30,7 @@ static struct {
 	int setups, builds, teardowns, merges, live;
 	int fires, fires_with_pattern, fire_fail_at, fire_err;
 	int build_fail_at;
+	int refuse_case;	/* +1: the kernel refuses this case */
 	long merging;		/* what merge reports */
 	int opens, closes, open_err;
 	int arms[RR_PASS_MAX], starts, stops, collects;
@@ -88,6 +89,10 @@ static int fbuild(const struct rr_repro *r, const struct rr_case *c,
 
 	f.builds++;
 	f.cur = c - r->cases;
+	if (f.refuse_case == f.cur + 1) {
+		snprintf(why, len, "the kernel refuses: \"can't handle it\"");
+		return -EOPNOTSUPP;
+	}
 	if (f.build_fail_at && f.builds == f.build_fail_at) {
 		snprintf(why, len, "fake build failed");
 		return -ENOMEM;
@@ -595,10 +600,27 @@ static void test_needs_command(void)
 		  "needs the command rr-no-such-command, not found in $PATH");
 }
 
+/* A case the kernel refuses: a skip quoting it, not an error. */
+static void test_refused(void)
+{
+	reset();
+	f.refuse_case = 1;
+	measure();
+	check_balanced();
+	CHECK_EQ(res.verdict, RR_SKIP);
+	CHECK_STR(res.reason,
+		  "KSM case: the kernel refuses: \"can't handle it\"");
+	CHECK_STR(res.cases[0].error, "");
+	/* refused once, not tried again; the controls ran */
+	CHECK_EQ(res.cases[0].passes[RR_PASS_PROBE], 0);
+	CHECK_EQ(res.cases[1].runs, 2);
+}
+
 TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_miss_exhausts_attempts), T(test_control_not_reached),
 	  T(test_fire_error),
 	  T(test_build_error), T(test_merged_nothing),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
 	  T(test_meter_open_fails), T(test_nothing_measured),
-	  T(test_named_cases), T(test_declaration), T(test_needs_command))
+	  T(test_named_cases), T(test_declaration), T(test_needs_command),
+	  T(test_refused))

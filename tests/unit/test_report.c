@@ -467,5 +467,46 @@ static void test_kernel_log(void)
 	free(s);
 }
 
+/*
+ * A verdict on the trigger's own calls (memory_failure()): a fast walk
+ * inside a slow call is still a reproduction; the split says where
+ * the time went.
+ */
+static void test_judge_calls(void)
+{
+	double v[1] = { 830.0 }, w[1] = { 5.0 };
+	struct rr_result r;
+	char *s;
+	int i;
+
+	base(&r, 2.3, 0.2, 0.3);	/* the walks: fast */
+	r.judge_calls = true;
+	r.trigger = RR_TRIG_HWPOISON;
+	r.probe.bracket = RR_BR_RMAP_WALK;
+	for (i = 0; i < 3; i++)
+		rr_stats_compute(i ? w : v, 1, &r.cases[i].calls);
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "KSM case longest trigger call 830.000 ms exceeds 10 ms and is 166x the controls' max (anon 5.000 ms, file 5.000 ms)");
+	s = render(rr_report_text, &r);
+	CHECK_CONTAINS(s, "Split    ksm: 1 call(s), 830.000 ms in all; the walks");
+	CHECK_CONTAINS(s, "finding the processes");
+	CHECK_CONTAINS(s, "Trigger calls (hwpoison)");
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"verdict_on\": \"trigger calls\"");
+	CHECK_CONTAINS(s, "\"calls_ms\": 830");
+	free(s);
+
+	/* no call timed: an error, not a verdict */
+	memset(&r.cases[1].calls, 0, sizeof(r.cases[1].calls));
+	r.verdict = RR_REPRODUCED;
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_ERROR);
+	CHECK_CONTAINS(r.reason, "anon case: no trigger call was timed");
+}
+
 TEST_MAIN(T(test_verdicts), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
-	  T(test_unstarted), T(test_oracle_policy), T(test_kernel_log))
+	  T(test_unstarted), T(test_oracle_policy), T(test_kernel_log),
+	  T(test_judge_calls))
