@@ -11,11 +11,14 @@
 # machine as before.
 . "$(dirname "$0")/../lib/integration.sh"
 
+hwc() { awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo; }
 before=$(snapshot)
+hwc0=$(hwc)
 "$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
 	--format json --out "$work/m" >"$work/m.json" 2>"$work/m.err"
 rc=$?
 after=$(snapshot)
+hwc1=$(hwc)
 j=$work/m.json
 if [ "$(kconfig MEMORY_FAILURE)" != y ]; then
 	echo "# here: no CONFIG_MEMORY_FAILURE: a skip is expected"
@@ -40,6 +43,8 @@ else
 		"$j" '.cases | all(.trigger_call_split | .walks_ms <= .calls_ms + 0.001 and (.walks_ms + .rest_ms - .calls_ms | fabs) < 0.01)'
 	assert_jq "the kernel's memory failure line is in each case's log" \
 		"$j" '.cases | all(.kernel_log | any(test("Memory failure")))'
+	assert "every poisoned frame given back (HardwareCorrupted $hwc0 kB before, $hwc1 kB after)" \
+		[ "$hwc0" = "$hwc1" ]
 	assert "the text report shows the calls and the kernel log" \
 		bash -c "grep -q '^Trigger calls (hwpoison)' '$work/m/ksm-memory-failure.txt' && grep -q '^Kernel   log, ksm: .*Memory failure' '$work/m/ksm-memory-failure.txt'"
 fi
