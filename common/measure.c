@@ -66,9 +66,8 @@ int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 {
 	struct rr_pattern_spec spec;
 	size_t vmas = 0;
-	int err, i;
-
 	bool ksm = false;
+	int err, i;
 
 	for (i = 0; i < r->nr_cases; i++) {
 		if (r->cases[i].type == RR_PT_KSM && !ksm) {
