@@ -26,6 +26,16 @@ const char *rr_page_type_name(enum rr_page_type t)
 	return t < RR_PT_MAX ? type_names[t] : "?";
 }
 
+void rr_pattern_spec_split(struct rr_pattern_spec *s, enum rr_page_type t,
+			   size_t pages, size_t split_every,
+			   size_t identical)
+{
+	s->type = t;
+	s->pages = pages;
+	s->split_every = split_every;
+	s->identical = identical;
+}
+
 int rr_pattern_count_vmas(const struct rr_pattern *p, size_t *vmas,
 			  char *why, size_t len)
 {

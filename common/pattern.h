@@ -70,6 +70,10 @@ struct rr_pattern {
 	void *priv;		/* the reproducer's own */
 };
 
+/* The split pattern of one page type (pattern.c's default layout). */
+void rr_pattern_spec_split(struct rr_pattern_spec *s, enum rr_page_type t,
+			   size_t pages, size_t split_every,
+			   size_t identical);
 size_t rr_pattern_expected_vmas(const struct rr_pattern_spec *s);
 /* Count the pattern's VMAs in /proc/self/maps: 0, or -errno with why. */
 int rr_pattern_count_vmas(const struct rr_pattern *p, size_t *vmas,

@@ -94,18 +94,12 @@ static unsigned long long members(void)
 
 static bool check(char *why, size_t len)
 {
-	if (!rr_opt_at_most("identical", identical, "pages", pages, why, len))
-		return false;
-	return rr_opt_at_most("split-every", split_every, "pages", pages,
-			      why, len);
+	return rr_opt_split_fits(pages, split_every, identical, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	s->type = c->type;
-	s->pages = pages;
-	s->split_every = split_every;
-	s->identical = identical;
+	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
 }
 
 /*

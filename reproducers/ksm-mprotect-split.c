@@ -37,19 +37,12 @@ static const struct rr_case cases[] = {
 
 static bool check(char *why, size_t len)
 {
-	if (!rr_opt_at_most("identical", identical, "pages", pages, why, len))
-		return false;
-	if (!rr_opt_at_most("split-every", split_every, "pages", pages, why, len))
-		return false;
-	return true;
+	return rr_opt_split_fits(pages, split_every, identical, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	s->type = c->type;
-	s->pages = pages;
-	s->split_every = split_every;
-	s->identical = identical;
+	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
 }
 
 /* identical 0 means every page */

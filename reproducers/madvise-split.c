@@ -72,20 +72,13 @@ static const struct rr_case cases[] = {
 
 static bool check(char *why, size_t len)
 {
-	if (!rr_opt_at_most("identical", identical, "pages", pages, why, len))
-		return false;
-	if (!rr_opt_at_most("split-every", split_every, "pages", pages, why, len))
-		return false;
-	return true;
+	return rr_opt_split_fits(pages, split_every, identical, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->type = c->type;
-	s->pages = pages;
-	s->split_every = split_every;
-	s->identical = identical;
+	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
 	s->split_advice = advices[advice].madv;
 }
 
