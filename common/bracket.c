@@ -77,18 +77,30 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.id = "kprobe",
 		.system = RR_KPROBE_GROUP,
 		.per_type_events = true,
+		.prefix = "rr_walk",
 		.walk = true,
 		.what = "one call of the case's walk function, from a kprobe at its entry to a kretprobe at its return (dynamic events of the suite's own group), in the reproducer's tasks",
 		.bounds = "it is the walk function itself, entry to return, including any wait for the rmap lock; each probe adds a breakpoint's cost",
 		.mark_system = "migrate",
 		.mark_event = { "set_migration_pte", "remove_migration_pte" },
 	},
+	[RR_BR_PART] = {
+		.id = "kprobe",
+		.system = RR_KPROBE_GROUP,
+		.per_type_events = true,
+		.prefix = "rr_part",
+		.what = "one call of the kernel function that does a named part of the trigger's call (memory_failure(): collect_procs_ksm, _anon or _file), from a kprobe at its entry to a kretprobe at its return, in the reproducer's tasks",
+		.bounds = "it is that function, entry to return, including any wait for a lock; each probe adds a breakpoint's cost",
+	},
 };
 
-void rr_kprobe_names(int type, char *entry, char *ret, size_t size)
+void rr_kprobe_names(int bracket, int type, char *entry, char *ret,
+		     size_t size)
 {
-	snprintf(entry, size, "rr_walk_%s", rr_page_type_name(type));
-	snprintf(ret, size, "rr_walk_%s_ret", rr_page_type_name(type));
+	const char *pre = rr_brackets[bracket].prefix;
+
+	snprintf(entry, size, "%s_%s", pre, rr_page_type_name(type));
+	snprintf(ret, size, "%s_%s_ret", pre, rr_page_type_name(type));
 }
 
 bool rr_bracket_available(int bracket, char *why, size_t len)
@@ -149,7 +161,7 @@ static int kprobe_decoders(struct rr_bprobe *bp)
 	int t, found = 0;
 
 	for (t = 0; t < RR_PT_MAX; t++) {
-		rr_kprobe_names(t, entry, ret, sizeof(entry));
+		rr_kprobe_names(bp->bracket, t, entry, ret, sizeof(entry));
 		if (add_decoder(bp, RR_KPROBE_GROUP, entry, RR_EV_START, t))
 			continue;
 		if (add_decoder(bp, RR_KPROBE_GROUP, ret, RR_EV_END, t)) {
@@ -220,7 +232,14 @@ int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
 	char f[128];
 	int err, i;
 
-	bp->type = d->type_field ? type : NULL;
+	/*
+	 * Only the case's page type: told by a field (rmap-tp), by the
+	 * traced function (funcgraph) or by the event's name (kprobe, part:
+	 * collect_procs() runs around collect_procs_ksm(), and each has a
+	 * pair of its own).
+	 */
+	bp->type = d->type_field || d->func_field || d->per_type_events ?
+		   type : NULL;
 	err = rr_bprobe_decoders(bp, hi > lo);
 	if (err) {
 		snprintf(why, len, "event formats of %s not found", d->id);
@@ -378,6 +397,7 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		      struct rr_bprobe_result *res)
 {
 	struct rr_pairer *p = &bp->pairer;
+	bool debug = getenv("RMAP_REPRO_DEBUG");
 	size_t i;
 
 	rr_pairer_finish(p);
@@ -386,6 +406,13 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 
 		if (iv->bracket != bp->bracket)
 			continue;
+		if (debug)
+			rr_msg("debug: %s%s interval pid %d key %llu %llu..%llu ns",
+			       rr_brackets[bp->bracket].id,
+			       bp->bracket == RR_BR_PART ? " (part)" : "",
+			       iv->pid, (unsigned long long)iv->key,
+			       (unsigned long long)iv->start,
+			       (unsigned long long)iv->end);
 		res->intervals++;
 		res->marks += iv->marks;
 		if (bp->use_marks && !iv->marks)

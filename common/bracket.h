@@ -8,6 +8,9 @@
  *   funcgraph, kprobe    the walk function itself (rmap_walk_ksm, ...),
  *                        timed by function_graph or by a kprobe and a
  *                        kretprobe (probe.c sets them up);
+ *   part                 a part of a trigger's call done by one kernel
+ *                        function (memory_failure()'s collect_procs_ksm),
+ *                        timed the kprobe way beside any walk probe;
  *   migrate-batch,       stock brackets around work that contains
  *   memcg-reclaim        walks: on every kernel, named for what they
  *                        are (a migrate_pages batch, a reclaim pass),
@@ -35,6 +38,7 @@ enum rr_bracket_id {
 	RR_BR_RMAP_WALK_V1,
 	RR_BR_FUNCGRAPH,
 	RR_BR_KPROBE,
+	RR_BR_PART,
 	RR_BR_MAX
 };
 
@@ -49,7 +53,8 @@ struct rr_bracket_def {
 	const char *type_field;		/* string: the walk's page type */
 	const char *func_field;		/* the traced function's address */
 	const char *call_field, *ret_field; /* end: kernel-timed length */
-	bool per_type_events;		/* kprobe: one event pair per type */
+	bool per_type_events;		/* kprobe: one event pair per type, */
+	const char *prefix;		/* named PREFIX_TYPE, PREFIX_TYPE_ret */
 	bool from_tracer;		/* records come from the tracer, not
 					 * from events enabled one by one */
 	bool walk;			/* intervals are walks themselves */
@@ -110,8 +115,12 @@ int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
 		  unsigned long lo, unsigned long hi, char *why, size_t len);
 /* Resolve event ids (rr_bprobe_arm does it; tests call it alone). */
 int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks);
-/* kprobe: the names of a page type's entry and return events. */
-void rr_kprobe_names(int type, char *entry, char *ret, size_t size);
+/*
+ * kprobe and part: the names of a page type's entry and return events
+ * (bracket: RR_BR_KPROBE or RR_BR_PART).
+ */
+void rr_kprobe_names(int bracket, int type, char *entry, char *ret,
+		     size_t size);
 #define RR_KPROBE_GROUP "rmap_repro"
 /* Decode one record into a pairing event; false if not ours. */
 bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,

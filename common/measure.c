@@ -27,6 +27,7 @@
 struct case_state {
 	struct rr_samples lat, victim, count;
 	struct rr_samples calls;	/* the trigger's own timed calls */
+	struct rr_samples part;		/* their part timed apart */
 	struct rr_samples walk_steps, item_steps;	/* --iterations */
 	struct rr_samples cross[RR_MAX_CROSS];
 };
@@ -140,6 +141,7 @@ static void publish(struct body *b, struct rr_case_result *c)
 		rr_stats_compute(cs->cross[i].v, cs->cross[i].n, &c->cross[i]);
 	rr_stats_compute(cs->count.v, cs->count.n, &c->count_lat);
 	rr_stats_compute(cs->calls.v, cs->calls.n, &c->calls);
+	rr_stats_compute(cs->part.v, cs->part.n, &c->part);
 	rr_stats_compute(cs->walk_steps.v, cs->walk_steps.n, &c->walk_steps);
 	rr_stats_compute(cs->item_steps.v, cs->item_steps.n, &c->item_steps);
 }
@@ -182,7 +184,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	const struct rr_case *d = decl(b, c);
 	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
 	struct rr_iter_counts ic = { 0 };
-	struct rr_bprobe_result pres[1 + RR_MAX_CROSS];
+	struct rr_bprobe_result pres[1 + RR_MAX_CROSS], part = { 0 };
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
 	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
 	const char *tname = b->trig->name;
@@ -206,6 +208,10 @@ static int fire(struct body *b, struct rr_case_result *c,
 	arm.lo = (unsigned long)p->addr;
 	arm.hi = b->trig->may_miss ? (unsigned long)p->addr + p->len : 0;
 	memset(pres, 0, sizeof(pres));
+	if (pass == RR_PASS_PROBE && b->trig->part_what) {
+		arm.part = &cs->part;
+		arm.part_res = &part;
+	}
 	for (k = 0; k < 1 + RR_MAX_CROSS; k++)
 		outs[k] = k ? &cs->cross[k - 1] :
 			  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
@@ -275,6 +281,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		c->marks += pres[0].marks;
 		c->unpaired += pres[0].unpaired;
 		c->lost_events += pres[0].lost;
+		c->part_unpaired += part.unpaired;
 		*counted = pres[0].counted;
 		if (!rr_pattern_residency(p, &present1, &swapped)) {
 			c->filled += p->filled * (1 + p->nr_pids);
@@ -570,6 +577,7 @@ out:
 		rr_samples_free(&b.cs[i].victim);
 		rr_samples_free(&b.cs[i].count);
 		rr_samples_free(&b.cs[i].calls);
+		rr_samples_free(&b.cs[i].part);
 		rr_samples_free(&b.cs[i].walk_steps);
 		rr_samples_free(&b.cs[i].item_steps);
 		for (int k = 0; k < RR_MAX_CROSS; k++)

@@ -30,6 +30,12 @@ struct rr_meter_arm {
 	 * memory).
 	 */
 	unsigned long lo, hi;
+	/*
+	 * Probe pass of a trigger whose calls have a part timed apart
+	 * (res->part): its intervals go here; NULL: not timed.
+	 */
+	struct rr_samples *part;
+	struct rr_bprobe_result *part_res;
 };
 
 struct rr_meter {

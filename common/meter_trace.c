@@ -9,14 +9,16 @@
 #include <string.h>
 
 #include "meter.h"
+#include "part.h"
 #include "repro.h"
 #include "probe.h"
 #include "trace.h"
 
 struct tmeter {
 	struct rr_trace trace;
-	struct rr_bprobe bps[1 + RR_MAX_CROSS];
+	struct rr_bprobe bps[1 + RR_MAX_CROSS + 1];	/* and the part's */
 	int nprobes;
+	bool part;			/* bps[nprobes] times the part */
 };
 
 int rr_meter_probes(const struct rr_result *res, enum rr_pass pass)
@@ -44,6 +46,8 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 	/* kprobes first: the journal then removes them after the instance */
 	rr_probe_sweep();
 	err = rr_probe_prepare(&res->probe, why, len);
+	if (!err)
+		err = rr_part_prepare(&res->part, why, len);
 	if (!err && res->iterations)
 		err = rr_iters_prepare(&res->iter_items,
 				       res->iter_items_note,
@@ -69,7 +73,7 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 {
 	struct tmeter *tm = m->priv;
 	struct rr_result *res = m->res;
-	char filter[128];
+	char filter[128], no[192];
 	int err, k;
 
 	rr_pid_filter(a->pids, a->npids, filter, sizeof(filter));
@@ -101,6 +105,18 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 				    rr_page_type_name(a->type), a->lo, a->hi,
 				    why, len);
 	}
+	/* why not is the report's to say (rr_part_timed again) */
+	tm->part = !err && a->part &&
+		   rr_part_timed(&res->part, a->type, no, sizeof(no));
+	if (tm->part) {
+		struct rr_bprobe *bp = &tm->bps[tm->nprobes];
+
+		rr_bprobe_init(bp, tm->trace.tep, RR_BR_PART);
+		memcpy(bp->pids, a->pids, a->npids * sizeof(*a->pids));
+		bp->npids = a->npids;
+		err = rr_bprobe_arm(bp, &tm->trace, filter,
+				    rr_page_type_name(a->type), 0, 0, why, len);
+	}
 	if (!err && a->pass == RR_PASS_COUNT)
 		err = rr_iters_arm(&tm->trace, a->pids[0], a->type,
 				   &res->iter_items, res->iter_items_note,
@@ -129,15 +145,24 @@ static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 		    struct rr_iter_counts *ic, char *why, size_t len)
 {
 	struct tmeter *tm = m->priv;
-	struct rr_bprobe *bpp[1 + RR_MAX_CROSS];
-	int err, k;
+	struct rr_bprobe *bpp[1 + RR_MAX_CROSS + 1];
+	struct rr_samples *o[1 + RR_MAX_CROSS + 1];
+	struct rr_bprobe_result r[1 + RR_MAX_CROSS + 1];
+	int err, k, n = tm->nprobes;
 
-	for (k = 0; k < tm->nprobes; k++) {
-		memset(&pres[k], 0, sizeof(pres[k]));
+	memset(r, 0, sizeof(r));
+	for (k = 0; k < n; k++) {
 		bpp[k] = &tm->bps[k];
+		o[k] = outs[k];
 	}
-	err = rr_bprobe_collect_many(bpp, tm->nprobes, &tm->trace, outs,
-				     pres);
+	if (tm->part) {
+		bpp[n] = &tm->bps[n];
+		o[n++] = a->part;
+	}
+	err = rr_bprobe_collect_many(bpp, n, &tm->trace, o, r);
+	memcpy(pres, r, tm->nprobes * sizeof(*pres));
+	if (tm->part && a->part_res)
+		*a->part_res = r[tm->nprobes];
 	if (err) {
 		snprintf(why, len, "cannot read the trace buffer");
 		return err;

@@ -101,6 +101,12 @@ bool rr_has_tracer(const char *name);
  */
 int rr_kprobe_create(const char *event, const char *func, bool ret,
 		     char *why, size_t len);
+/*
+ * A kprobe and a kretprobe on each type's function found in fns, named
+ * for the bracket (RR_BR_KPROBE: rr_walk_TYPE, RR_BR_PART: rr_part_TYPE).
+ */
+int rr_kprobe_pairs(int bracket, const struct rr_walkfn *fns, char *why,
+		    size_t len);
 /* Remove kprobes of the suite's group left by a run that died. */
 int rr_probe_sweep(void);
 

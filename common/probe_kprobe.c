@@ -99,24 +99,28 @@ int rr_kprobe_create(const char *event, const char *func, bool ret,
 	return 0;
 }
 
-static int kprobe_prepare(struct rr_probe_setup *ps, char *why, size_t len)
+int rr_kprobe_pairs(int bracket, const struct rr_walkfn *fns, char *why,
+		    size_t len)
 {
 	char entry[64], ret[64];
 	int t, err;
 
 	for (t = 0; t < RR_PT_MAX; t++) {
-		if (!ps->fns[t].found)
+		if (!fns[t].found)
 			continue;
-		rr_kprobe_names(t, entry, ret, sizeof(entry));
-		err = rr_kprobe_create(entry, ps->fns[t].name, false, why,
-				       len);
+		rr_kprobe_names(bracket, t, entry, ret, sizeof(entry));
+		err = rr_kprobe_create(entry, fns[t].name, false, why, len);
 		if (!err)
-			err = rr_kprobe_create(ret, ps->fns[t].name, true, why,
-					       len);
+			err = rr_kprobe_create(ret, fns[t].name, true, why, len);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+static int kprobe_prepare(struct rr_probe_setup *ps, char *why, size_t len)
+{
+	return rr_kprobe_pairs(RR_BR_KPROBE, ps->fns, why, len);
 }
 
 int rr_probe_sweep(void)

@@ -18,11 +18,23 @@ void rr_report_json(FILE *f, const struct rr_result *r);
 /* A case in words: the reproducer's, or its pages, walk and role. */
 void rr_case_what(const struct rr_case_result *c, char *buf, size_t len);
 /*
- * For a trigger that times its own calls: the calls' total, the walks
- * the probe timed inside them, and the rest. false: no call timed.
+ * For a trigger that times its own calls: the calls' total, the part
+ * timed apart (where it was), the walks the probe timed inside them, and
+ * the rest, ms. false: no call timed.
  */
-bool rr_call_split(const struct rr_case_result *c, double *calls,
-		   double *walks, double *rest);
+struct rr_split {
+	double calls, part, walks, rest;
+	bool part_timed;
+	char part_why[192];		/* the part is not timed: why */
+};
+
+bool rr_call_split(const struct rr_result *r, const struct rr_case_result *c,
+		   struct rr_split *sp);
+/* How the trigger's part is timed, or why it is not, in words. */
+void rr_part_text(const struct rr_result *r, char *buf, size_t size);
+/* The split in words ("" with no call timed). */
+void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /* --probe-cost and --iterations of a case, one sentence each ("" if

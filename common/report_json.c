@@ -74,7 +74,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
 	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
-	char reach[256], what[192];
+	char reach[256], what[192], text[768];
 	int k;
 
 	json_obj_begin(j, NULL);
@@ -112,14 +112,33 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
 	if (c->calls.count) {
-		double calls, walks, rest;
+		struct rr_split sp;
 
 		stats(j, "trigger_call_ms", &c->calls);
-		rr_call_split(c, &calls, &walks, &rest);
+		rr_call_split(r, c, &sp);
 		json_obj_begin(j, "trigger_call_split");
-		json_num(j, "calls_ms", calls, 4);
-		json_num(j, "walks_ms", walks, 4);
-		json_num(j, "rest_ms", rest, 4);
+		json_num(j, "calls_ms", sp.calls, 4);
+		json_num(j, "walks_ms", sp.walks, 4);
+		json_str(j, "walks_probe", rr_brackets[r->probe.bracket].id);
+		if (sp.part_timed) {
+			json_num(j, "part_ms", sp.part, 4);
+			json_str(j, "part_function", r->part.fns[c->type].name);
+			json_str(j, "part_probe", rr_brackets[RR_BR_PART].id);
+			json_uint(j, "part_intervals", c->part.count);
+			json_uint(j, "part_unpaired", c->part_unpaired);
+			json_null(j, "part_not_timed");
+		} else {
+			json_null(j, "part_ms");
+			json_null(j, "part_function");
+			json_null(j, "part_probe");
+			json_null(j, "part_intervals");
+			json_null(j, "part_unpaired");
+			json_str(j, "part_not_timed", sp.part_why);
+		}
+		json_str(j, "part_what", r->part.what);
+		json_num(j, "rest_ms", sp.rest, 4);
+		rr_split_text(r, c, text, sizeof(text));
+		json_str(j, "text", text);
 		json_obj_end(j);
 	} else {
 		json_null(j, "trigger_call_ms");
@@ -292,6 +311,16 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_str(&j, "how", r->trigger_how);
 	json_str(&j, "memcg", r->memcg);
 	json_str(&j, "swap", r->swap);
+	if (r->part.what[0]) {
+		json_obj_begin(&j, "part");
+		json_str(&j, "what", r->part.what);
+		json_bool(&j, "timed", r->part.timed);
+		rr_part_text(r, text, sizeof(text));
+		json_str(&j, "text", text);
+		json_obj_end(&j);
+	} else {
+		json_null(&j, "part");
+	}
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "victim");

@@ -14,7 +14,7 @@
 void rr_report_ktap(FILE *f, const struct rr_result *r)
 {
 	const char *v = rr_verdict_names[r->verdict];
-	char text[512];
+	char text[768];
 	int i, k;
 
 	fprintf(f, "KTAP version 1\n1..1\n");
@@ -61,10 +61,13 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
 			name, c->latency.max, c->latency.p50, c->latency.count,
 			c->victim.max, c->lost_events);
-		if (c->calls.count)
+		if (c->calls.count) {
 			fprintf(f, "    # %s: trigger call max %.3f ms, p50 %.3f ms over %zu calls (CLOCK_MONOTONIC)\n",
 				name, c->calls.max, c->calls.p50,
 				c->calls.count);
+			rr_split_text(r, c, text, sizeof(text));
+			fprintf(f, "    # %s: split: %s\n", name, text);
+		}
 		rr_iter_text(c, text, sizeof(text));
 		if (text[0])
 			fprintf(f, "    # %s: %s\n", name, text);

@@ -33,15 +33,80 @@ void rr_case_what(const struct rr_case_result *c, char *buf, size_t len)
 			 c->role == RR_CONTROL ? ", control" : "");
 }
 
-bool rr_call_split(const struct rr_case_result *c, double *calls,
-		   double *walks, double *rest)
+bool rr_call_split(const struct rr_result *r, const struct rr_case_result *c,
+		   struct rr_split *sp)
 {
+	memset(sp, 0, sizeof(*sp));
 	if (!c->calls.count)
 		return false;
-	*calls = c->calls.mean * c->calls.count;
-	*walks = c->latency.mean * c->latency.count;
-	*rest = *calls > *walks ? *calls - *walks : 0;
+	sp->calls = c->calls.mean * c->calls.count;
+	sp->walks = c->latency.mean * c->latency.count;
+	sp->part_timed = rr_part_timed(&r->part, c->type, sp->part_why,
+				       sizeof(sp->part_why));
+	if (sp->part_timed)
+		sp->part = c->part.mean * c->part.count;
+	/* disjoint in time, but two clocks: never a negative rest */
+	sp->rest = sp->calls > sp->walks + sp->part ?
+		   sp->calls - sp->walks - sp->part : 0;
 	return true;
+}
+
+void rr_part_text(const struct rr_result *r, char *buf, size_t size)
+{
+	const struct rr_bracket_def *d = &rr_brackets[RR_BR_PART];
+	char fns[192];
+	size_t o = 0;
+	int t;
+
+	if (!r->part.timed) {
+		snprintf(buf, size, "%s: not timed apart: %s", r->part.what,
+			 r->part.why);
+		return;
+	}
+	fns[0] = '\0';
+	for (t = 0; t < RR_PT_MAX && o < sizeof(fns); t++)
+		if (r->part.fns[t].found && !strstr(fns, r->part.fns[t].name))
+			o += snprintf(fns + o, sizeof(fns) - o, "%s%s",
+				      o ? ", " : "", r->part.fns[t].name);
+	snprintf(buf, size,
+		 "%s: %s/%s_TYPE (kprobe) .. %s_TYPE_ret (kretprobe) on %s, paired per task, timed by %s. One interval: %s. It bounds: %s.",
+		 r->part.what, d->system, d->prefix, d->prefix, fns,
+		 rr_probe_clock(RR_BR_PART), d->what, d->bounds);
+}
+
+void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size)
+{
+	const struct rr_trigger_ops *t = rr_trigger_get(r->trigger);
+	const char *walks = t && t->walks_what ? t->walks_what :
+			    "walking the rmap";
+	const char *rest = t && t->call_rest ? t->call_rest :
+			   "the call's work outside the walks";
+	struct rr_split sp;
+	size_t o;
+
+	buf[0] = '\0';
+	if (!rr_call_split(r, c, &sp))
+		return;
+	o = snprintf(buf, size, "%zu call(s), %.3f ms in all: ",
+		     c->calls.count, sp.calls);
+	if (sp.part_timed && o < size)
+		o += snprintf(buf + o, size - o, "%.3f ms %s (%s, %s), ",
+			      sp.part, r->part.what, r->part.fns[c->type].name,
+			      rr_brackets[RR_BR_PART].id);
+	if (o < size)
+		o += snprintf(buf + o, size - o, "%.3f ms %s (rmap walks, %s), ",
+			      sp.walks, walks,
+			      rr_brackets[r->probe.bracket].id);
+	if (o >= size)
+		return;
+	if (sp.part_timed || !r->part.what[0])
+		snprintf(buf + o, size - o, "%.3f ms the rest: %s, not timed apart",
+			 sp.rest, rest);
+	else
+		snprintf(buf + o, size - o,
+			 "%.3f ms the rest: %s (not timed apart: %s), %s",
+			 sp.rest, r->part.what, sp.part_why, rest);
 }
 
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
@@ -285,17 +350,7 @@ static const struct rr_result *split_of;	/* for split_text() */
 static void split_text(const struct rr_case_result *c, char *buf,
 		       size_t size)
 {
-	const struct rr_trigger_ops *t = rr_trigger_get(split_of->trigger);
-	double calls, walks, rest;
-
-	buf[0] = '\0';
-	if (!rr_call_split(c, &calls, &walks, &rest))
-		return;
-	snprintf(buf, size,
-		 "%zu call(s), %.3f ms in all; the walks inside them (%s) %.3f ms; the rest %.3f ms: %s, not timed apart",
-		 c->calls.count, calls, rr_brackets[split_of->probe.bracket].id,
-		 walks, rest, t && t->call_rest ? t->call_rest :
-		 "the call's work outside the walks");
+	rr_split_text(split_of, c, buf, size);
 }
 
 static void klog_text(const struct rr_case_result *c, char *buf,
@@ -477,6 +532,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 d->what, d->bounds,
 		 r->probe_why[0] ? " Chosen because: " : "", r->probe_why);
 	field(f, "Probe", buf);
+	if (r->part.what[0]) {
+		rr_part_text(r, buf, sizeof(buf));
+		field(f, "Part", buf);
+	}
 	rr_victim_text(r, buf, sizeof(buf));
 	field(f, "Victim", buf);
 	fputc('\n', f);

@@ -13,6 +13,7 @@
 
 #include "kmsg.h"
 #include "ksm.h"
+#include "part.h"
 #include "pattern.h"
 #include "probe.h"
 #include "stats.h"
@@ -113,6 +114,9 @@ struct rr_case_result {
 	struct rr_stats victim;		/* victim mprotect(), ms */
 	/* calls the trigger timed itself (hwpoison's writes), ms */
 	struct rr_stats calls;
+	/* the part of those calls timed apart (rr_result.part), ms */
+	struct rr_stats part;
+	unsigned long part_unpaired;
 	struct rr_stats cross[RR_MAX_CROSS];	/* the same walks, other probes */
 	double pass_s[RR_PASS_MAX];	/* trigger time in each kind of pass */
 	unsigned int passes[RR_PASS_MAX];
@@ -163,6 +167,7 @@ struct rr_result {
 	bool iter_items;		/* ... counting per rmap_item too */
 	char iter_items_note[256];	/* why not, if not */
 	char probe_why[512];		/* better probes passed over, why */
+	struct rr_part part;		/* a part of the trigger's calls */
 	char swap[192];
 	char memcg[PATH_MAX + 16];
 	char instance[64];

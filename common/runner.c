@@ -323,6 +323,7 @@ static void restore(struct rr_result *res)
 bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 {
 	const char *missing = rr_kconfig_missing(r->kconfig);
+	const struct rr_trigger_ops *to;
 	char why[512];
 	enum rr_trigger t;
 	int k;
@@ -394,6 +395,9 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
 		return false;
 	}
+	to = rr_trigger_get(t);
+	if (to->part_what)
+		rr_part_select(to->part_what, to->part_fns, &res->part);
 	res->probe_cost = rr_cfg.probe_cost;
 	res->iterations = rr_cfg.iterations;
 	if (res->iterations && !rr_iters_available(why, sizeof(why))) {

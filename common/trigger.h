@@ -36,6 +36,7 @@
 #include "memcg.h"
 #include "pattern.h"
 #include "stats.h"
+#include "walkfn.h"
 
 struct rr_result;
 struct rr_case_result;
@@ -106,8 +107,17 @@ struct rr_trigger_ops {
 	/* Run to completion on ctx->pattern; how says what was done. */
 	int (*fire)(struct rr_trigger_ctx *ctx, char *how, size_t len);
 	/*
-	 * A trigger that times its own calls: what the rest of a call is,
-	 * besides the walks the probe times (for the report's split).
+	 * A trigger that times its own calls: a part of each call that a
+	 * kernel function does, timed apart where a kprobe can (part.h):
+	 * what it is, and the function's names per page type, best first.
+	 */
+	const char *part_what;
+	const char *const part_fns[RR_PT_MAX][RR_FN_CANDS];
+	/* What the walks inside a call do, in words ("unmapping it"). */
+	const char *walks_what;
+	/*
+	 * What the rest of a call is, besides the walks the probe times
+	 * and the part (for the report's split).
 	 */
 	const char *call_rest;
 	/* How much of the case's pattern it reached, for the report. */

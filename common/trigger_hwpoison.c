@@ -105,6 +105,10 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		t0 = rr_now_ns();
 		w = rr_write_file(rr_hwpoison_file("corrupt-pfn"), val);
 		ms = (double)(rr_now_ns() - t0) / 1e6;
+		if (getenv("RMAP_REPRO_DEBUG"))
+			rr_msg("debug: corrupt-pfn write %llu..%llu ns",
+			       (unsigned long long)t0,
+			       (unsigned long long)(t0 + ms * 1e6));
 		if (w) {
 			failed++;
 			if (!first)
@@ -145,5 +149,17 @@ const struct rr_trigger_ops rr_trigger_hwpoison = {
 	.setup = setup,
 	.fire = fire,
 	.reach = reach,
-	.call_rest = "finding the processes that map the page (collect_procs_ksm/anon/file), killing them and retiring the frame",
+	/*
+	 * Since 6.7 collect_procs_ksm() is a global function of ksm.c; the
+	 * anon and file ones are static and often inlined, as collect_procs()
+	 * itself may be.
+	 */
+	.part_what = "finding the processes that map the page",
+	.part_fns = {
+		[RR_PT_KSM] = { "collect_procs_ksm" },
+		[RR_PT_ANON] = { "collect_procs_anon", "collect_procs" },
+		[RR_PT_FILE] = { "collect_procs_file", "collect_procs" },
+	},
+	.walks_what = "unmapping it",
+	.call_rest = "killing them and retiring the frame",
 };

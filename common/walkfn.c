@@ -6,7 +6,7 @@
 #include "walkfn.h"
 
 /* Candidates per type, best first. */
-static const char *const names[RR_PT_MAX][3] = {
+static const char *const names[RR_PT_MAX][RR_FN_CANDS] = {
 	[RR_PT_KSM] = { "rmap_walk_ksm", NULL },
 	[RR_PT_ANON] = { "rmap_walk_anon", NULL },
 	[RR_PT_FILE] = { "rmap_walk_file", "__rmap_walk_file", NULL },
@@ -25,7 +25,8 @@ bool rr_ksym_match(const char *sym, const char *base)
 	return !strncmp(sym, base, len) && (sym[len] == '\0' || sym[len] == '.');
 }
 
-int rr_walkfn_parse(const char *text, struct rr_walkfn fns[RR_PT_MAX])
+int rr_fn_parse(const char *text, const char *const cands[][RR_FN_CANDS],
+		struct rr_walkfn fns[RR_PT_MAX])
 {
 	const char *line = text;
 	int t, i, rank[RR_PT_MAX], n = 0;
@@ -43,8 +44,9 @@ int rr_walkfn_parse(const char *text, struct rr_walkfn fns[RR_PT_MAX])
 		/* "ffffffff81684270 T rmap_walk_ksm [module]" */
 		if (sscanf(line, "%lx %c %127s", &addr, &kind, sym) == 3) {
 			for (t = 0; t < RR_PT_MAX; t++) {
-				for (i = 0; names[t][i] && i < rank[t]; i++) {
-					if (!rr_ksym_match(sym, names[t][i]))
+				for (i = 0; i < RR_FN_CANDS && cands[t][i] &&
+					    i < rank[t]; i++) {
+					if (!rr_ksym_match(sym, cands[t][i]))
 						continue;
 					snprintf(fns[t].name, sizeof(fns[t].name),
 						 "%s", sym);
@@ -62,7 +64,25 @@ int rr_walkfn_parse(const char *text, struct rr_walkfn fns[RR_PT_MAX])
 	return n;
 }
 
-int rr_walkfn_resolve(struct rr_walkfn fns[RR_PT_MAX])
+int rr_walkfn_parse(const char *text, struct rr_walkfn fns[RR_PT_MAX])
+{
+	return rr_fn_parse(text, names, fns);
+}
+
+/* Is any candidate's name in this kallsyms line? */
+static bool wanted(const char *line, const char *const cands[][RR_FN_CANDS])
+{
+	int t, i;
+
+	for (t = 0; t < RR_PT_MAX; t++)
+		for (i = 0; i < RR_FN_CANDS && cands[t][i]; i++)
+			if (strstr(line, cands[t][i]))
+				return true;
+	return false;
+}
+
+int rr_fn_resolve(const char *const cands[][RR_FN_CANDS],
+		  struct rr_walkfn fns[RR_PT_MAX])
 {
 	size_t len = 0, cap = 1 << 20;
 	char *buf = malloc(cap), *line = NULL;
@@ -77,11 +97,11 @@ int rr_walkfn_resolve(struct rr_walkfn fns[RR_PT_MAX])
 	f = fopen("/proc/kallsyms", "re");
 	if (!f) {
 		free(buf);
-		return rr_walkfn_parse("", fns);
+		return rr_fn_parse("", cands, fns);
 	}
 	/* Keep only the lines that can matter: kallsyms is large. */
 	while ((n = getline(&line, &lcap, f)) > 0) {
-		if (!strstr(line, "rmap_walk_"))
+		if (!wanted(line, cands))
 			continue;
 		if (len + n + 1 > cap)
 			break;
@@ -90,9 +110,14 @@ int rr_walkfn_resolve(struct rr_walkfn fns[RR_PT_MAX])
 	}
 	free(line);
 	fclose(f);
-	found = rr_walkfn_parse(buf, fns);
+	found = rr_fn_parse(buf, cands, fns);
 	free(buf);
 	return found;
+}
+
+int rr_walkfn_resolve(struct rr_walkfn fns[RR_PT_MAX])
+{
+	return rr_fn_resolve(names, fns);
 }
 
 int rr_walkfn_type(const struct rr_walkfn fns[RR_PT_MAX], unsigned long ip)

@@ -20,6 +20,9 @@ struct rr_walkfn {
 	bool found;
 };
 
+/* Candidate names of one page type's function, best first. */
+#define RR_FN_CANDS 3
+
 /* Does a kallsyms line name `base` or `base.<suffix>`? */
 bool rr_ksym_match(const char *sym, const char *base);
 /*
@@ -29,6 +32,15 @@ bool rr_ksym_match(const char *sym, const char *base);
 int rr_walkfn_parse(const char *kallsyms, struct rr_walkfn fns[RR_PT_MAX]);
 /* Same from /proc/kallsyms. */
 int rr_walkfn_resolve(struct rr_walkfn fns[RR_PT_MAX]);
+/*
+ * Any functions, one per page type: cands[type] lists the names to look
+ * for, best first (NULL-terminated when shorter). Returns how many types
+ * got one.
+ */
+int rr_fn_parse(const char *kallsyms, const char *const cands[][RR_FN_CANDS],
+		struct rr_walkfn fns[RR_PT_MAX]);
+int rr_fn_resolve(const char *const cands[][RR_FN_CANDS],
+		  struct rr_walkfn fns[RR_PT_MAX]);
 /* The page type of a traced function address, or -1. */
 int rr_walkfn_type(const struct rr_walkfn fns[RR_PT_MAX], unsigned long ip);
 

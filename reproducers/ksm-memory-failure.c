@@ -15,8 +15,9 @@
  * could be reused by other mappings, as glibc's thread stacks were on
  * Debian's 6.12): it never maps that frame, and its own rmap_items
  * (ksmd stopped) keep the walk as long as it was. The
- * hwpoison trigger poisons the frame through the child's mapping; the
- * probe times the walks, the trigger the whole memory_failure() call.
+ * hwpoison trigger poisons the frame through the child's mapping and
+ * times the whole memory_failure() call; the probe times the walks in
+ * it, and the trigger's part (part.c) the finding of the processes.
  * Oracle: every member died of SIGBUS (a member left alive is a
  * mapping the kernel did not find), and the frame is marked HWPoison.
  * The same on plain anonymous pages and on a MAP_SHARED memfd are the
@@ -302,7 +303,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_memory_failure = {
 	.name = "ksm-memory-failure",
-	.summary = "Reproduce long rmap work in memory_failure() of a KSM page: the split pattern merged by KSM and inherited by a sacrificial child (--pattern fork: --children of them) that asks for an early kill; one KSM frame, which the measuring process no longer maps, is poisoned through the hwpoison injector. The probe times the walks, the trigger each whole memory_failure() call; an oracle checks every child died of SIGBUS. Plain anonymous pages and a MAP_SHARED memfd are the controls. Destructive: runs only in a VM that scripts/vm-run booted, or with --allow-hwpoison. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce long rmap work in memory_failure() of a KSM page: the split pattern merged by KSM and inherited by a sacrificial child (--pattern fork: --children of them) that asks for an early kill; one KSM frame, which the measuring process no longer maps, is poisoned through the hwpoison injector. The trigger times each whole memory_failure() call; inside it the probe times the walks (unmapping) and a kprobe pair on collect_procs_ksm (_anon, _file) finding the processes, where the kernel allows; an oracle checks every child died of SIGBUS. Plain anonymous pages and a MAP_SHARED memfd are the controls. Destructive: runs only in a VM that scripts/vm-run booted, or with --allow-hwpoison. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

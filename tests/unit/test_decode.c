@@ -82,6 +82,8 @@ static void setup(void)
 	load("6.12-ftrace_funcgraph_exit.format", "ftrace");
 	load("6.12-rmap_repro_rr_walk_ksm.format", "rmap_repro");
 	load("6.12-rmap_repro_rr_walk_ksm_ret.format", "rmap_repro");
+	load("6.12-rmap_repro_rr_part_ksm.format", "rmap_repro");
+	load("6.12-rmap_repro_rr_part_ksm_ret.format", "rmap_repro");
 }
 
 /* A probe as rr_bprobe_arm() builds it, without a live instance. */
@@ -394,6 +396,44 @@ static void test_kprobe(void)
 	rr_samples_free(&out);
 }
 
+/*
+ * The part's kprobe pair (collect_procs_ksm) and the walk's, in one
+ * buffer: each probe pairs its own events only, so that the split's part
+ * and walks never count the same time.
+ */
+static void test_part_apart(void)
+{
+	struct tep_event *we = event("rmap_repro", "rr_walk_ksm");
+	struct tep_event *wx = event("rmap_repro", "rr_walk_ksm_ret");
+	struct tep_event *pe = event("rmap_repro", "rr_part_ksm");
+	struct tep_event *px = event("rmap_repro", "rr_part_ksm_ret");
+	struct rr_samples wout = { 0 }, pout = { 0 };
+	struct rr_bprobe_result wres = { 0 }, pres = { 0 };
+	struct rr_bprobe walk, part;
+	struct rec r;
+
+	probe_for(&walk, RR_BR_KPROBE, false);
+	probe_for(&part, RR_BR_PART, false);
+	CHECK_EQ(walk.ndec, 2);
+	CHECK_EQ(part.ndec, 2);
+	/* collect_procs_ksm 10..610 ms, then the unmapping walk 611..700 */
+	make(&r, pe, 10000000, 3); feed(&walk, &r); feed(&part, &r);
+	make(&r, px, 610000000, 3); feed(&walk, &r); feed(&part, &r);
+	make(&r, we, 611000000, 3); feed(&walk, &r); feed(&part, &r);
+	make(&r, wx, 700000000, 3); feed(&walk, &r); feed(&part, &r);
+	rr_bprobe_finish(&walk, &wout, &wres);
+	rr_bprobe_finish(&part, &pout, &pres);
+	CHECK_EQ(wres.counted, 1);
+	CHECK_EQ(pres.counted, 1);
+	CHECK_EQ(wres.unpaired + pres.unpaired, 0);
+	if (wout.n == 1 && pout.n == 1) {
+		CHECK_NEAR(wout.v[0], 89.0, 1e-9);
+		CHECK_NEAR(pout.v[0], 600.0, 1e-9);
+	}
+	rr_samples_free(&wout);
+	rr_samples_free(&pout);
+}
+
 /* Records of tasks outside the reproducer are dropped when decoding. */
 static void test_pid_drop(void)
 {
@@ -434,7 +474,7 @@ int main(void)
 		T(test_decode_fields), T(test_migrate_batches),
 		T(test_reclaim_passes), T(test_rmap_walks),
 		T(test_rmap_walk_marks), T(test_rmap_walk_v1),
-		T(test_funcgraph), T(test_kprobe), T(test_pid_drop),
+		T(test_funcgraph), T(test_kprobe), T(test_part_apart), T(test_pid_drop),
 		T(test_pid_filter),
 	};
 	size_t i;

@@ -41,6 +41,8 @@ static struct {
 	bool may_miss, probe_cost;
 	double ms[RR_MAX_CASES];	/* each case's sample, by place */
 	int samples_per_collect;
+	int part_arms;		/* arms asked to time the trigger's part */
+	int part_wrong_pass;	/* ... in a pass other than the probe's */
 } f;
 
 static const struct rr_repro repro, *cur_repro;
@@ -181,6 +183,10 @@ static int marm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		size_t len)
 {
 	f.arms[a->pass]++;
+	if (a->part) {
+		f.part_arms++;
+		f.part_wrong_pass += a->pass != RR_PASS_PROBE || !a->part_res;
+	}
 	if (!a->lo || !!a->hi != f.may_miss)
 		f.bad_ranges++;
 	return 0;
@@ -208,6 +214,10 @@ static int mcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	for (i = 0; i < f.samples_per_collect; i++)
 		rr_samples_add(outs[0], f.ms[f.cur] / (i + 1));
 	pres[0].intervals = pres[0].counted = f.samples_per_collect;
+	if (a->part) {
+		rr_samples_add(a->part, f.ms[f.cur] / 2);
+		a->part_res->unpaired = 1;
+	}
 	return 0;
 }
 
@@ -600,6 +610,37 @@ static void test_needs_command(void)
 		  "needs the command rr-no-such-command, not found in $PATH");
 }
 
+/*
+ * A trigger whose calls have a part timed apart: the meter is asked for
+ * it in the probe's pass only, and its intervals become the case's part.
+ */
+static void test_part(void)
+{
+	int i;
+
+	reset();
+	rr_cfg.runs = 2;
+	rr_cfg.victim = RR_VICTIM_APART;
+	f.probe_cost = true;
+	trig.part_what = "finding the processes";
+	measure();
+	trig.part_what = NULL;
+	check_balanced();
+	CHECK_EQ(f.part_arms, 6);
+	CHECK_EQ(f.part_wrong_pass, 0);
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(res.cases[i].part.count, 2);
+		CHECK_NEAR(res.cases[i].part.max, f.ms[i] / 2, 1e-9);
+		CHECK_EQ(res.cases[i].part_unpaired, 2);
+	}
+
+	/* no part: never asked */
+	reset();
+	measure();
+	CHECK_EQ(f.part_arms, 0);
+	CHECK_EQ(res.cases[0].part.count, 0);
+}
+
 /* A case the kernel refuses: a skip quoting it, not an error. */
 static void test_refused(void)
 {
@@ -623,4 +664,4 @@ TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
 	  T(test_meter_open_fails), T(test_nothing_measured),
 	  T(test_named_cases), T(test_declaration), T(test_needs_command),
-	  T(test_refused))
+	  T(test_refused), T(test_part))

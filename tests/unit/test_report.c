@@ -474,7 +474,7 @@ static void test_kernel_log(void)
  */
 static void test_judge_calls(void)
 {
-	double v[1] = { 830.0 }, w[1] = { 5.0 };
+	double v[1] = { 830.0 }, w[1] = { 5.0 }, p[1] = { 600.0 };
 	struct rr_result r;
 	char *s;
 	int i;
@@ -488,15 +488,47 @@ static void test_judge_calls(void)
 	rr_verdict_compute(&r);
 	CHECK_EQ(r.verdict, RR_REPRODUCED);
 	CHECK_CONTAINS(r.reason, "KSM case longest trigger call 830.000 ms exceeds 10 ms and is 166x the controls' max (anon 5.000 ms, file 5.000 ms)");
+	/* the part is not timed here: it stays in the rest, with why */
+	rr_part_choose("finding the processes that map the page",
+		       rr_trigger_hwpoison.part_fns,
+		       "ffffffff81000000 T collect_procs_ksm\n", false,
+		       &r.part);
 	s = render(rr_report_text, &r);
-	CHECK_CONTAINS(s, "Split    ksm: 1 call(s), 830.000 ms in all; the walks");
-	CHECK_CONTAINS(s, "finding the processes");
+	CHECK_CONTAINS(s, "Split    ksm: 1 call(s), 830.000 ms in all:");
+	CHECK_CONTAINS(s, "Part     finding the processes that map the page: not");
 	CHECK_CONTAINS(s, "Trigger calls (hwpoison)");
+	free(s);
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "# ksm: split: 1 call(s), 830.000 ms in all: 3.473 ms unmapping it (rmap walks, rmap-tp), 826.527 ms the rest: finding the processes that map the page (not timed apart: no kprobe_events (CONFIG_KPROBE_EVENTS off)), killing them and retiring the frame\n");
 	free(s);
 	s = render(rr_report_json, &r);
 	CHECK(valid_json(s));
 	CHECK_CONTAINS(s, "\"verdict_on\": \"trigger calls\"");
 	CHECK_CONTAINS(s, "\"calls_ms\": 830");
+	CHECK_CONTAINS(s, "\"part_ms\": null");
+	CHECK_CONTAINS(s, "\"part_not_timed\": \"no kprobe_events");
+	free(s);
+
+	/* timed: part, walks and rest add up to the calls */
+	rr_part_choose("finding the processes that map the page",
+		       rr_trigger_hwpoison.part_fns,
+		       "ffffffff81000000 T collect_procs_ksm\n", true, &r.part);
+	rr_stats_compute(p, 1, &r.cases[0].part);
+	s = render(rr_report_text, &r);
+	CHECK_CONTAINS(s, "Part     finding the processes that map the page:");
+	CHECK_CONTAINS(s, "rmap_repro/rr_part_TYPE (kprobe) .. rr_part_TYPE_ret");
+	free(s);
+	s = render(rr_report_json, &r);
+	CHECK(valid_json(s));
+	CHECK_CONTAINS(s, "\"timed\": true");
+	CHECK_CONTAINS(s, "\"part_ms\": 600");
+	CHECK_CONTAINS(s, "\"part_function\": \"collect_procs_ksm\"");
+	free(s);
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "# ksm: split: 1 call(s), 830.000 ms in all: 600.000 ms finding the processes that map the page (collect_procs_ksm, kprobe), 3.473 ms unmapping it (rmap walks, rmap-tp), 226.527 ms the rest: killing them and retiring the frame, not timed apart\n");
+	/* the anon control's function is inlined: its part is in the rest */
+	CHECK_CONTAINS(s, "# anon: split: 1 call(s), 5.000 ms in all: ");
+	CHECK_CONTAINS(s, "(not timed apart: no function of the anon page type in /proc/kallsyms (inlined))");
 	free(s);
 
 	/* no call timed: an error, not a verdict */

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Finding the walk functions in kallsyms, suffixes and all. */
+#include <string.h>
+
 #include "harness.h"
+#include "part.h"
+#include "trigger.h"
 #include "walkfn.h"
 
 static void test_match(void)
@@ -54,5 +58,55 @@ static void test_hidden_addresses(void)
 	CHECK_EQ(rr_walkfn_type(fns, 0), -1);
 }
 
+/*
+ * memory_failure()'s part: collect_procs_ksm is global (ksm.c); the anon
+ * and file ones fall back to collect_procs() when inlined (each type gets
+ * a kprobe pair of its own, on the same function).
+ */
+static void test_part_functions(void)
+{
+	const char *text =
+		"ffffffff81300000 t collect_procs.constprop.0\n"
+		"ffffffff81300400 t collect_procs_file\n"
+		"ffffffff81684000 T collect_procs_ksm\n";
+	struct rr_part p;
+	char why[192];
+
+	rr_part_choose("finding", rr_trigger_hwpoison.part_fns, text, true,
+		       &p);
+	CHECK(p.timed);
+	CHECK_STR(p.fns[RR_PT_KSM].name, "collect_procs_ksm");
+	CHECK_STR(p.fns[RR_PT_ANON].name, "collect_procs.constprop.0");
+	CHECK_STR(p.fns[RR_PT_FILE].name, "collect_procs_file");
+	CHECK(rr_part_timed(&p, RR_PT_ANON, why, sizeof(why)));
+
+	/* 6.1: no collect_procs_ksm, the rest inlined */
+	rr_part_choose("finding", rr_trigger_hwpoison.part_fns,
+		       "ffffffff81300000 T memory_failure\n", true, &p);
+	CHECK(!p.timed);
+	CHECK_STR(p.why, "no collect_procs_ksm, collect_procs_anon, collect_procs, collect_procs_file in /proc/kallsyms (inlined)");
+	CHECK(!rr_part_timed(&p, RR_PT_KSM, why, sizeof(why)));
+	CHECK_STR(why, p.why);
+
+	/* only the KSM one: the controls say theirs is inlined */
+	rr_part_choose("finding", rr_trigger_hwpoison.part_fns,
+		       "ffffffff81684000 T collect_procs_ksm\n", true, &p);
+	CHECK(p.timed);
+	CHECK(rr_part_timed(&p, RR_PT_KSM, why, sizeof(why)));
+	CHECK(!rr_part_timed(&p, RR_PT_FILE, why, sizeof(why)));
+	CHECK(strstr(why, "file page type") != NULL);
+
+	/* no kprobe_events: nothing is timed, whatever kallsyms says */
+	rr_part_choose("finding", rr_trigger_hwpoison.part_fns, text, false,
+		       &p);
+	CHECK(!p.timed);
+	CHECK(strstr(p.why, "CONFIG_KPROBE_EVENTS") != NULL);
+
+	/* a trigger with no part */
+	rr_part_choose(NULL, rr_trigger_hwpoison.part_fns, text, true, &p);
+	CHECK(!p.timed);
+	CHECK(!rr_part_timed(&p, RR_PT_KSM, why, sizeof(why)));
+}
+
 TEST_MAIN(T(test_match), T(test_parse_618), T(test_prefer_plain_name),
-	  T(test_hidden_addresses))
+	  T(test_hidden_addresses), T(test_part_functions))
