@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ksm-mremap in the VM, on both shared 6.12 kernels (two nodes): the
-# oracle is clean for every case in both mremap modes, on the unfixed
-# kernel and on -ksmfix (which keeps each rmap_item's index from merge
-# time: mremap keeps vm_pgoff, so the index stays right). Then its
-# failure path, for real: --pin-page anon holds a page that migration
-# cannot move, and the oracle must report exactly that page, making the
-# run an error; --pin-page ksm makes the KSM case fail its oracle, which
-# is reproduced as a correctness failure. On one node, the soft-offline
-# trigger moves the pages instead: the oracle is clean there too, and
-# every frame it retired is given back.
+# ksm-mremap in the VM: the oracle is clean for every case in both
+# mremap modes, on the unfixed kernel with two nodes (migrate), and on
+# both shared 6.12 kernels with one node, where the soft-offline trigger
+# moves the pages instead and every frame it retired is given back.
+# -ksmfix keeps each rmap_item's index from merge time: mremap keeps
+# vm_pgoff, so the index stays right. On one node soft-offline is a
+# trigger of ksm-mprotect-split as well: reproduced on the unfixed
+# kernel, not on -ksmfix. Then ksm-mremap's failure path, for real:
+# --pin-page anon holds a page that migration cannot move, and the
+# oracle must report exactly that page, making the run an error;
+# --pin-page ksm makes the KSM case fail its oracle, which is reproduced
+# as a correctness failure.
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
@@ -20,35 +22,53 @@ if ! vm_possible; then
 fi
 before=$(snapshot)
 clean='.cases | all(.oracle.pages_failed == 0 and .oracle.mappings_missed == 0 and .oracle.pages_checked > 0)'
-for which in unfixed fixed; do
-	out=$work/$which
-	vm_quick "$(test_kernel $which)" "$out" ksm-mremap
+mremap='[.results[] | select(.reproducer | startswith("ksm-mremap"))]'
+# unfixed, two nodes: migrate; then each kernel on one node, where
+# soft-offline moves the pages (ksm-mremap's auto choice, and
+# ksm-mprotect-split's with --trigger): the same oracle, and the split
+# pattern's verdict, positive and negative control
+for run in unfixed fixed-one-node unfixed-one-node; do
+	which=${run%%-*}
+	out=$work/$run
+	case $run in
+	*one-node)
+		vm_quick "$(test_kernel $which)" "$out" \
+			ksm-mremap,ksm-mprotect-split --numa-nodes 1 -- \
+			--trigger soft-offline ;;
+	*)
+		vm_quick "$(test_kernel $which)" "$out" ksm-mremap ;;
+	esac
 	rc=$?
 	j=$out/results.json
-	assert "$which: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
-	assert_jq "$which: fixed and move modes ran" "$j" \
-		'[.results[].reproducer] == ["ksm-mremap", "ksm-mremap@move"]'
-	assert_jq "$which: the oracle is clean for every case of both" "$j" \
-		".results | all($clean)"
-	assert_jq "$which: every mapping of the KSM pages checked (256 after fixed, 512 after move)" \
-		"$j" '[.results[].cases[0].oracle.mappings_checked] == [256, 512]'
-	assert_jq "$which: each verdict follows the documented rule" "$j" \
+	assert_jq "$run: fixed and move modes ran" "$j" \
+		"[$mremap[].reproducer] == [\"ksm-mremap\", \"ksm-mremap@move\"]"
+	assert_jq "$run: the oracle is clean for every case of both" "$j" \
+		"$mremap | all($clean)"
+	assert_jq "$run: every mapping of the KSM pages checked (256 after fixed, 512 after move)" \
+		"$j" "[$mremap[].cases[0].oracle.mappings_checked] == [256, 512]"
+	assert_jq "$run: each verdict follows the documented rule" "$j" \
 		".results | all(.verdict == ($verdict_rule))"
+	case $run in
+	unfixed)
+		assert "$run: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
+		continue ;;
+	esac
+	assert_jq "$run: soft-offline moved every page" "$j" \
+		'[.results[].trigger.name] | all(. == "soft-offline")'
+	assert_jq "$run: every retired frame given back (HardwareCorrupted 0 kB after)" \
+		"$j" '.results | all(.trigger.how | test("HardwareCorrupted 0 kB before, 0 kB after"))'
+	split='.results[] | select(.reproducer == "ksm-mprotect-split")'
+	if [ $which = unfixed ]; then
+		assert "$run: vm-run exits 1 (the split pattern reproduced)" \
+			[ $rc = 1 ]
+		assert_jq "$run: ksm-mprotect-split reproduced, KSM walks of 100 ms and more" \
+			"$j" "$split | .verdict == \"reproduced\" and .cases[0].latency_ms.max >= 100"
+	else
+		assert "$run: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
+		assert_jq "$run: ksm-mprotect-split not reproduced, KSM walks under 20 ms" \
+			"$j" "$split | .verdict == \"not-reproduced\" and .cases[0].latency_ms.max < 20 and .cases[0].latency_ms.count >= 2"
+	fi
 done
-
-out=$work/one-node
-vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap --numa-nodes 1
-rc=$?
-j=$out/results.json
-assert "one node: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
-assert_jq "one node: auto chose soft-offline for both modes" "$j" \
-	'[.results[].trigger.name] == ["soft-offline", "soft-offline"]'
-assert_jq "one node: the oracle is clean for every case" "$j" \
-	".results | all($clean)"
-assert_jq "one node: every retired frame given back (HardwareCorrupted 0 kB after)" \
-	"$j" '.results | all(.trigger.how | test("HardwareCorrupted 0 kB before, 0 kB after"))'
-assert_jq "one node: each verdict follows the documented rule" "$j" \
-	".results | all(.verdict == ($verdict_rule))"
 
 out=$work/pin-anon
 vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap -- --pin-page anon
