@@ -5,17 +5,86 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "family.h"
 #include "maps.h"
+#include "util.h"
+
+/*
+ * A request to one member, in a page the family shares: the measuring
+ * process fills it and signals the member (SIGUSR1), whose handler
+ * makes the call and answers here.
+ */
+enum { ASK_IDLE, ASK_ASKED, ASK_DONE };
+
+struct mailbox {
+	int pid;		/* the member asked */
+	int state;		/* ASK_*, written last by each side */
+	char *addr;
+	size_t len;
+	int advice;
+	int err;		/* errno of madvise(), 0 */
+	int sigbus;		/* the call ended in SIGBUS */
+	uint64_t t0, t1;	/* CLOCK_MONOTONIC, ns */
+};
 
 struct rr_family {
 	int hold[2];		/* every member waits for EOF on hold[0] */
 	int pids[RR_FAMILY_MAX];
+	struct mailbox *mb;	/* MAP_SHARED: the members see it too */
 };
+
+/* In a member: its family's mailbox, for the signal handlers. */
+static struct mailbox *member_mb;
+
+static bool asked(const struct mailbox *m)
+{
+	return m && m->pid == getpid() &&
+	       __atomic_load_n(&m->state, __ATOMIC_ACQUIRE) == ASK_ASKED;
+}
+
+static void answer(struct mailbox *m)
+{
+	__atomic_store_n(&m->state, ASK_DONE, __ATOMIC_RELEASE);
+}
+
+/* SIGUSR1 in a member: make the call it was asked for, timed. */
+static void on_ask(int sig)
+{
+	struct mailbox *m = member_mb;
+	int saved = errno, r;
+
+	if (!asked(m))
+		return;
+	m->t0 = rr_now_ns();
+	r = madvise(m->addr, m->len, m->advice);
+	m->t1 = rr_now_ns();
+	m->err = r ? errno : 0;
+	answer(m);
+	errno = saved;
+}
+
+/*
+ * SIGBUS in a member: a call that ends in SIGBUS (MADV_HWPOISON of its
+ * own page, MF_ACTION_REQUIRED) ends here; note when, then die of it as
+ * the member would have.
+ */
+static void on_bus(int sig)
+{
+	struct mailbox *m = member_mb;
+
+	if (asked(m)) {
+		m->t1 = rr_now_ns();
+		m->sigbus = 1;
+		answer(m);
+	}
+	signal(SIGBUS, SIG_DFL);
+	raise(SIGBUS);
+}
 
 struct tree {
 	unsigned long long children, depth;
@@ -53,6 +122,9 @@ static void member(struct rr_pattern *p, const struct tree *t, pid_t parent,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	member_mb = p->family->mb;
+	signal(SIGUSR1, on_ask);
+	signal(SIGBUS, on_bus);
 	if (t->prep)
 		t->prep(p);
 	for (i = 0; level < t->depth && i < t->children; i++) {
@@ -86,10 +158,63 @@ void rr_family_reap(struct rr_pattern *p)
 			kill(f->pids[i], SIGKILL);
 	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
 		;
+	munmap(f->mb, sizeof(*f->mb));
 	free(f);
 	p->family = NULL;
 	p->pids = NULL;
 	p->nr_pids = 0;
+}
+
+/* Has the member exited (a zombie, or gone)? */
+static bool member_gone(int pid)
+{
+	char path[64], buf[512], *end;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (rr_read_file(path, buf, sizeof(buf)))
+		return true;
+	/* "pid (comm) S ...": the state follows the last ')' */
+	end = strrchr(buf, ')');
+	return !end || end[1] != ' ' || end[2] == 'Z' || end[2] == 'X';
+}
+
+int rr_family_madvise(const struct rr_pattern *p, int pid, void *addr,
+		      int advice, struct rr_member_call *out)
+{
+	struct rr_family *f = p->family;
+	struct mailbox *m;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		return -ECHILD;
+	for (i = 0; i < p->nr_pids && f->pids[i] != pid; i++)
+		;
+	if (i == p->nr_pids || pid <= 0)
+		return -ESRCH;
+	m = f->mb;
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	m->addr = (char *)((unsigned long)addr & ~(rr_page_size() - 1));
+	m->len = rr_page_size();
+	m->advice = advice;
+	__atomic_store_n(&m->state, ASK_ASKED, __ATOMIC_RELEASE);
+	if (kill(pid, SIGUSR1))
+		return -errno;
+	/* the member times the call: polling here costs it nothing */
+	while (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != ASK_DONE) {
+		if (member_gone(pid) &&
+		    __atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != ASK_DONE) {
+			m->state = ASK_IDLE;
+			return -ECHILD;
+		}
+		rr_sleep_ms(1);
+	}
+	out->ms = (double)(m->t1 - m->t0) / 1e6;
+	out->err = m->err;
+	out->sigbus = m->sigbus;
+	m->state = ASK_IDLE;
+	return 0;
 }
 
 /* Collect each member's pid as it gets ready; EOF when all have gone. */
@@ -129,7 +254,14 @@ int rr_family_spawn(struct rr_pattern *p, unsigned long long children,
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
+	f->mb = mmap(NULL, sizeof(*f->mb), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (f->mb == MAP_FAILED) {
+		free(f);
+		return -ENOMEM;
+	}
 	if (pipe2(f->hold, O_CLOEXEC)) {
+		munmap(f->mb, sizeof(*f->mb));
 		free(f);
 		return -errno;
 	}
@@ -137,6 +269,7 @@ int rr_family_spawn(struct rr_pattern *p, unsigned long long children,
 		err = -errno;
 		close(f->hold[0]);
 		close(f->hold[1]);
+		munmap(f->mb, sizeof(*f->mb));
 		free(f);
 		return err;
 	}

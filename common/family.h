@@ -32,6 +32,23 @@ int rr_family_spawn(struct rr_pattern *p, unsigned long long children,
 		    unsigned long long depth, void (*prep)(struct rr_pattern *),
 		    char *why, size_t len);
 /*
+ * Ask member pid to madvise() the page at addr of its own mapping (the
+ * kernel acts on the caller's page tables: MADV_HWPOISON poisons the
+ * frame the member maps and kills it with SIGBUS). The member times the
+ * call (CLOCK_MONOTONIC) in its SIGUSR1 handler, to the call's return
+ * or to the SIGBUS it ended in, which then kills it as it would have.
+ * Waits for the answer: 0, -ESRCH (not a member), -ECHILD (it died
+ * without answering).
+ */
+struct rr_member_call {
+	double ms;
+	int err;		/* madvise()'s errno, 0 */
+	bool sigbus;		/* ended in SIGBUS */
+};
+
+int rr_family_madvise(const struct rr_pattern *p, int pid, void *addr,
+		      int advice, struct rr_member_call *out);
+/*
  * Kill every member and reap it; nothing when there is no family. A
  * member the caller reaped itself is marked -1 in p->pids.
  */

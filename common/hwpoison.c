@@ -16,6 +16,13 @@
 #define DEBUGFS		"/sys/kernel/debug"
 #define KPF_HWPOISON	19		/* /proc/kpageflags */
 
+const char *const rr_injector_names[] = {
+	[RR_INJ_AUTO] = "auto",
+	[RR_INJ_CORRUPT_PFN] = "corrupt-pfn",
+	[RR_INJ_MADVISE] = "madvise",
+	NULL
+};
+
 /* Under rr_sys_dir(): a test's stand-in tree. */
 const char *rr_hwpoison_file(const char *name)
 {

@@ -12,6 +12,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * How the hwpoison trigger injects: debugfs corrupt-pfn (by frame
+ * number, from the measuring process), or madvise(MADV_HWPOISON) by the
+ * member that maps the page (kernels without the injector); auto: the
+ * first where the injector can be reached.
+ */
+enum rr_injector { RR_INJ_AUTO, RR_INJ_CORRUPT_PFN, RR_INJ_MADVISE };
+
+extern const char *const rr_injector_names[];
+
 /* An injector file (corrupt-pfn, unpoison-pfn) under debugfs. */
 const char *rr_hwpoison_file(const char *name);
 /*

@@ -193,11 +193,15 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct rr_meter_arm arm = { .pass = pass, .type = c->type };
 	char phase[128];
 	uint64_t t0, dt;
-	int pids[2], npids = 0, err = 0, ferr, k;
+	int pids[4], npids = 0, err = 0, ferr, k;
 
 	pids[npids++] = getpid();
 	if (v)
 		pids[npids++] = v->tid;
+	/* a trigger whose work runs in other tasks (a member's madvise) */
+	if (b->trig->actors)
+		npids += b->trig->actors(p, pids + npids,
+					 ARRAY_SIZE(pids) - npids);
 	arm.pids = pids;
 	arm.npids = npids;
 	/*

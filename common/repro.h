@@ -153,6 +153,7 @@ struct rr_config {
 	bool iterations;		/* a pass counting interval-tree steps */
 	bool quiet;
 	bool allow_hwpoison;		/* the hwpoison trigger outside a VM */
+	int injector;			/* enum rr_injector (hwpoison.h) */
 };
 
 enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hwpoison.h"
 #include "journal.h"
 #include "iters.h"
 #include "ksm.h"
@@ -96,6 +97,9 @@ static const struct rr_opt common_opts[] = {
 	  .min = 64, .max = 1 << 20 },
 	{ "allow-hwpoison", OPT_FLAG, &rr_cfg.allow_hwpoison, NULL,
 	  "let the hwpoison trigger run outside a VM that scripts/vm-run booted: each page it poisons retires a physical frame until reboot where the kernel cannot give it back (unpoison-pfn)" },
+	{ "injector", OPT_ENUM, &rr_cfg.injector, "HOW",
+	  "how the hwpoison trigger poisons a page: corrupt-pfn (debugfs hwpoison/corrupt-pfn, by frame number, from the measuring process), madvise (MADV_HWPOISON, made by the process that maps the page, which it kills), or auto (corrupt-pfn where the hwpoison injector can be reached, else madvise); either way unpoison-pfn gives the frames back only where the injector is",
+	  .choices = rr_injector_names },
 	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
 	  "no progress lines on stderr" },
 	RR_OPT_END

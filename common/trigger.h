@@ -20,10 +20,12 @@
  *            (trigger_soft_offline.c): each migrates to a new frame on
  *            any node and its old frame is retired, then given back
  *            (unpoison-pfn); auto never picks it, a reproducer may.
- *   hwpoison memory_failure() of another process's pages by frame
- *            number (trigger_hwpoison.c, debugfs corrupt-pfn): the
- *            processes found, the page unmapped, the frame retired;
- *            only in the suite's VM or with --allow-hwpoison.
+ *   hwpoison memory_failure() of another process's pages
+ *            (trigger_hwpoison.c): by frame number through debugfs
+ *            corrupt-pfn, or by MADV_HWPOISON in the process that maps
+ *            the page (--injector): the processes found, the page
+ *            unmapped, the frame retired; only in the suite's VM or
+ *            with --allow-hwpoison.
 
  * A new trigger is one more file and one more line in trigger.c's table.
  */
@@ -106,6 +108,12 @@ struct rr_trigger_ops {
 		     char *why, size_t len);
 	/* Run to completion on ctx->pattern; how says what was done. */
 	int (*fire)(struct rr_trigger_ctx *ctx, char *how, size_t len);
+	/*
+	 * Tasks besides the measuring process that will do the work (the
+	 * member that madvise()s its own page): the probes trace them too.
+	 * Returns how many it put in pids (at most max); NULL: none.
+	 */
+	int (*actors)(const struct rr_pattern *p, int *pids, int max);
 	/*
 	 * A trigger that times its own calls: a part of each call that a
 	 * kernel function does, timed apart where a kprobe can (part.h):

@@ -105,15 +105,17 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 
 /*
  * A member: an early kill when its page is poisoned (no wait for a
- * touch), and every filled page faulted in (a MAP_SHARED page is not
- * mapped in a fork until touched).
+ * touch), no core dump when SIGBUS kills it (a piped core_pattern would
+ * collect its whole pattern), and every filled page faulted in (a
+ * MAP_SHARED page is not mapped in a fork until touched).
  */
 static void sacrifice(struct rr_pattern *p)
 {
 	size_t ps = rr_page_size(), i;
 	volatile char sum = 0;
 
-	if (prctl(PR_MCE_KILL, PR_MCE_KILL_SET, PR_MCE_KILL_EARLY, 0, 0))
+	if (prctl(PR_MCE_KILL, PR_MCE_KILL_SET, PR_MCE_KILL_EARLY, 0, 0) ||
+	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		_exit(1);
 	for (i = 0; i < p->filled; i++)
 		sum += p->addr[rr_pattern_filled_index(p, i) * ps];
@@ -303,7 +305,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_memory_failure = {
 	.name = "ksm-memory-failure",
-	.summary = "Reproduce long rmap work in memory_failure() of a KSM page: the split pattern merged by KSM and inherited by a sacrificial child (--pattern fork: --children of them) that asks for an early kill; one KSM frame, which the measuring process no longer maps, is poisoned through the hwpoison injector. The trigger times each whole memory_failure() call; inside it the probe times the walks (unmapping) and a kprobe pair on collect_procs_ksm (_anon, _file) finding the processes, where the kernel allows; an oracle checks every child died of SIGBUS. Plain anonymous pages and a MAP_SHARED memfd are the controls. Destructive: runs only in a VM that scripts/vm-run booted, or with --allow-hwpoison. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce long rmap work in memory_failure() of a KSM page: the split pattern merged by KSM and inherited by a sacrificial child (--pattern fork: --children of them) that asks for an early kill; one KSM frame, which the measuring process no longer maps, is poisoned (through the hwpoison injector's corrupt-pfn, or by MADV_HWPOISON in the child: --injector). The trigger times each whole memory_failure() call; inside it the probe times the walks (unmapping) and a kprobe pair on collect_procs_ksm (_anon, _file) finding the processes, where the kernel allows; an oracle checks every child died of SIGBUS. Plain anonymous pages and a MAP_SHARED memfd are the controls. Destructive: runs only in a VM that scripts/vm-run booted, or with --allow-hwpoison. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

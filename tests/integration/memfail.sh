@@ -7,8 +7,9 @@
 # and the hwpoison injector): a verdict that follows from its figures;
 # every case's sacrificial child killed by SIGBUS (the oracle); each
 # memory_failure() call timed, and no shorter than the longest walk
-# inside it; the kernel's memory failure lines in the report; the
-# machine as before.
+# inside it; the kernel's memory failure lines in the report; the same
+# with the other injector (--injector madvise: the member poisons its
+# own page, and the probes follow it); the machine as before.
 . "$(dirname "$0")/../lib/integration.sh"
 
 hwc() { awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo; }
@@ -58,6 +59,23 @@ else
 		"$j" '.cases | all(.kernel_log | any(test("Memory failure")))'
 	assert "every poisoned frame given back (HardwareCorrupted $hwc0 kB before, $hwc1 kB after)" \
 		[ "$hwc0" = "$hwc1" ]
+	# the other injector: MADV_HWPOISON by the member that maps the page
+	hwc2=$(hwc)
+	"$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
+		--injector madvise --format json >"$work/mad.json" \
+		2>"$work/mad.err"
+	rc2=$?
+	jm=$work/mad.json
+	assert_verdict "--injector madvise" "$jm" $rc2
+	assert_jq "--injector madvise: each member poisoned its own page and died of it" \
+		"$jm" '(.trigger.how | test("by madvise\\(MADV_HWPOISON\\) in pid [0-9]+.*1 call\\(s\\) ended by the caller.s SIGBUS")) and (.cases | all(.reach.pages_moved == 1 and .oracle.mappings_missed == 0 and .oracle.pages_failed == 0))'
+	# the walks ran in the member: traced only because it is an actor
+	assert_jq "--injector madvise: the walks in the member were traced and fit in its calls" \
+		"$jm" '.cases | all(.latency_ms.count >= 1 and .trigger_call_ms.count == 1 and .trigger_call_ms.max >= .latency_ms.max)'
+	assert "--injector madvise: every poisoned frame given back (HardwareCorrupted $hwc2 kB before, $(hwc) kB after)" \
+		[ "$hwc2" = "$(hwc)" ]
+	assert_same "--injector madvise: the machine is as before" "$before" \
+		"$(snapshot)"
 	assert "the text report shows the calls, the part, the split and the kernel log" \
 		bash -c "grep -q '^Trigger calls (hwpoison)' '$work/m/ksm-memory-failure.txt' && grep -q '^Part     finding the processes' '$work/m/ksm-memory-failure.txt' && grep -q '^Split    ksm: ' '$work/m/ksm-memory-failure.txt' && grep -q '^Kernel   log, ksm: .*Memory failure' '$work/m/ksm-memory-failure.txt'"
 fi

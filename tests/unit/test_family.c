@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -211,5 +212,54 @@ static void test_frame_refs(void)
 	rr_pattern_free(&p);
 }
 
+/*
+ * A member asked to madvise() its own page: it makes the call, times it
+ * and answers; a bad advice is its errno; a member that is gone cannot
+ * answer; a SIGBUS still kills it, of SIGBUS (the oracle of
+ * ksm-memory-failure counts on that).
+ */
+static void no_core(struct rr_pattern *p)
+{
+	struct rlimit none = { 0, 0 };
+
+	setrlimit(RLIMIT_CORE, &none);
+}
+
+static void test_member_madvise(void)
+{
+	struct rr_member_call mc;
+	struct rr_pattern p;
+	char why[256] = "";
+	int st, pid;
+
+	build(&p, 4);
+	CHECK_EQ(rr_family_spawn(&p, 2, 1, no_core, why, sizeof(why)), 0);
+	pid = p.pids[1];
+	CHECK_EQ(rr_family_madvise(&p, pid, p.addr, MADV_DONTNEED, &mc), 0);
+	CHECK_EQ(mc.err, 0);
+	CHECK(!mc.sigbus);
+	CHECK(mc.ms >= 0 && mc.ms < 10000);
+	CHECK(!gone(pid));
+	/* the member answers again, and its errno comes back */
+	CHECK_EQ(rr_family_madvise(&p, pid, p.addr, 12345, &mc), 0);
+	CHECK_EQ(mc.err, EINVAL);
+	/* not a member: nobody is asked */
+	CHECK_EQ(rr_family_madvise(&p, getpid(), p.addr, MADV_DONTNEED, &mc),
+		 -ESRCH);
+	/* killed by SIGBUS outside a call: dies of it */
+	kill(p.pids[0], SIGBUS);
+	CHECK_EQ(waitpid(p.pids[0], &st, 0), p.pids[0]);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS);
+	p.pids[0] = -1;
+	/* gone without answering (a zombie here): -ECHILD, no hang */
+	kill(pid, SIGKILL);
+	CHECK(all_gone(&pid, 1, 5000));
+	CHECK_EQ(rr_family_madvise(&p, pid, p.addr, MADV_DONTNEED, &mc),
+		 -ECHILD);
+	rr_family_reap(&p);
+	rr_pattern_free(&p);
+}
+
 TEST_MAIN(T(test_size), T(test_spawn_and_reap), T(test_spawn_fails),
-	  T(test_dies_with_parent), T(test_frame_refs))
+	  T(test_dies_with_parent), T(test_frame_refs),
+	  T(test_member_madvise))

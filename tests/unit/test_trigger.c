@@ -13,6 +13,7 @@
 
 #include "bracket.h"
 #include "harness.h"
+#include "hwpoison.h"
 #include "probe.h"
 #include "repro.h"
 #include "swap.h"
@@ -87,6 +88,48 @@ static void test_rules(void)
 	CHECK_CONTAINS(why, "a walk-level probe");
 }
 
+/*
+ * hwpoison's injector: corrupt-pfn where the injector is (a stand-in
+ * debugfs here), madvise when asked; with madvise the member that maps
+ * the page makes the call, so the probes must trace it (actors).
+ */
+static void test_injector(void)
+{
+	const struct rr_trigger_ops *t = rr_trigger_get(RR_TRIG_HWPOISON);
+	struct rr_page_ref refs[3] = {
+		{ .pid = 4242 }, { .pid = 4343 }, { .pid = 4242 },
+	};
+	struct rr_pattern p = { .refs = refs, .nr_refs = 3 };
+	struct rr_trigger_ctx ctx = { 0 };
+	char dir[] = "/tmp/rr-inj-XXXXXX", path[256], why[256] = "";
+	int pids[4];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path),
+		 "mkdir -p %s/kernel/debug/hwpoison && touch %s/kernel/debug/hwpoison/corrupt-pfn %s/kernel/debug/hwpoison/unpoison-pfn",
+		 dir, dir, dir);
+	CHECK_EQ(system(path), 0);
+	setenv("RMAP_REPRO_SYS_DIR", dir, 1);
+	CHECK_STR(rr_injector_names[RR_INJ_MADVISE], "madvise");
+
+	rr_cfg.injector = RR_INJ_AUTO;
+	CHECK_EQ(t->setup(&ctx, NULL, why, sizeof(why)), 0);
+	CHECK_EQ(t->actors(&p, pids, 4), 0);
+
+	rr_cfg.injector = RR_INJ_MADVISE;
+	CHECK_EQ(t->setup(&ctx, NULL, why, sizeof(why)), 0);
+	/* each member once */
+	CHECK_EQ(t->actors(&p, pids, 4), 2);
+	CHECK_EQ(pids[0], 4242);
+	CHECK_EQ(pids[1], 4343);
+	CHECK_EQ(t->actors(&p, pids, 1), 1);
+
+	rr_cfg.injector = RR_INJ_AUTO;
+	unsetenv("RMAP_REPRO_SYS_DIR");
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_EQ(system(path), 0);
+}
+
 /* The table: one entry per name, each complete. */
 static void test_table(void)
 {
@@ -141,4 +184,4 @@ static void test_fire_unknown(void)
 }
 
 TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules), T(test_table),
-	  T(test_mkswap_needed), T(test_fire_unknown))
+	  T(test_mkswap_needed), T(test_fire_unknown), T(test_injector))
