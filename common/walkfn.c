@@ -22,7 +22,14 @@ bool rr_ksym_match(const char *sym, const char *base)
 {
 	size_t len = strlen(base);
 
-	return !strncmp(sym, base, len) && (sym[len] == '\0' || sym[len] == '.');
+	/*
+	 * A clone (.isra.0, .constprop.0) or the body split off a partly
+	 * inlined function (.part.0) is called and returns; a .cold section
+	 * is only jumped into, so a probe there times nothing whole.
+	 */
+	return !strncmp(sym, base, len) &&
+	       (sym[len] == '\0' ||
+		(sym[len] == '.' && !strstr(sym + len, ".cold")));
 }
 
 int rr_fn_parse(const char *text, const char *const cands[][RR_FN_CANDS],

@@ -13,6 +13,10 @@ static void test_match(void)
 	CHECK(rr_ksym_match("rmap_walk_anon.isra.0", "rmap_walk_anon"));
 	CHECK(!rr_ksym_match("rmap_walk_anonx", "rmap_walk_anon"));
 	CHECK(!rr_ksym_match("rmap_walk", "rmap_walk_anon"));
+	/* 6.1's collect_procs.part.0 is called; a .cold piece is not */
+	CHECK(rr_ksym_match("collect_procs.part.0", "collect_procs"));
+	CHECK(!rr_ksym_match("rmap_walk_anon.cold", "rmap_walk_anon"));
+	CHECK(!rr_ksym_match("collect_procs.part.0.cold", "collect_procs"));
 }
 
 static void test_parse_618(void)
