@@ -5,6 +5,10 @@
 #                 with the default preset (scripts/run-all)
 # make check      install what is missing (QEMU too), build, run the tests
 # make bench      print phase timings and latencies of the default preset
+# make install INSTALL_PATH=DIR
+#                 a kselftest-style collection in DIR: run_tests.sh,
+#                 settings, the rmap-repro runner, binaries, presets
+# make dist       build/rmap-repro-VERSION.tar.gz, with its VERSION
 
 CC ?= gcc
 PKGS := libtracefs libtraceevent
@@ -18,6 +22,11 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 LDLIBS := $(PKG_LIBS) -lnuma -lz -lm -lpthread
 
 B := build
+# The suite's version for the reports: a release tarball's VERSION file,
+# else git describe.
+VERSION := $(shell cat VERSION 2>/dev/null || \
+	     git describe --always --dirty --tags 2>/dev/null || echo unknown)
+CFLAGS += -I$(B)
 COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
 REPRO_SRC := $(wildcard reproducers/*.c)
@@ -33,6 +42,13 @@ all: $(REPROS) $(TOOLS) $(UNITS) $(HELPERS)
 $(B)/%.o: %.c $(wildcard common/*.h) tests/unit/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Rewritten only when the version changes, so that a build is not redone.
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@echo '#define RR_VERSION "$(VERSION)"' >$@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/common/sysinfo.o: $(B)/version.h
 
 $(B)/libcommon.a: $(COMMON_OBJ)
 	ar rcs $@ $^
@@ -76,8 +92,34 @@ bench: deps
 	$(MAKE) all
 	scripts/bench
 
+INSTALL_PATH ?= $(B)/install
+install: all
+	@test -n "$(INSTALL_PATH)"
+	mkdir -p $(INSTALL_PATH)/build/bin $(INSTALL_PATH)/scripts/lib \
+		$(INSTALL_PATH)/configs
+	cp $(REPROS) $(TOOLS) $(INSTALL_PATH)/build/bin/
+	cp scripts/run-all scripts/restore scripts/compare $(INSTALL_PATH)/scripts/
+	cp scripts/lib/* $(INSTALL_PATH)/scripts/lib/
+	cp configs/*.preset configs/kernel.config $(INSTALL_PATH)/configs/
+	cp tools/install/run_tests.sh tools/install/rmap-repro \
+		tools/install/settings $(INSTALL_PATH)/
+	echo '$(VERSION)' >$(INSTALL_PATH)/VERSION
+	@echo "installed rmap-repro $(VERSION) in $(INSTALL_PATH)"
+
+DIST := rmap-repro-$(VERSION)
+dist:
+	@mkdir -p $(B)/dist/$(DIST)
+	git archive --format=tar --prefix=$(DIST)/ HEAD >$(B)/$(DIST).tar
+	echo '$(VERSION)' >$(B)/dist/$(DIST)/VERSION
+	tar -rf $(B)/$(DIST).tar -C $(B)/dist $(DIST)/VERSION
+	gzip -f $(B)/$(DIST).tar
+	@rm -rf $(B)/dist
+	@echo "wrote $(B)/$(DIST).tar.gz"
+
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-vm run check bench clean
+FORCE:
+
+.PHONY: FORCE all deps deps-vm run check bench clean install dist
 .SECONDARY:

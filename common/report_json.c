@@ -268,12 +268,17 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_str(&j, "verdict", rr_verdict_names[r->verdict]);
 	json_str(&j, "reason", r->reason);
 	json_str(&j, "command", r->options);
+	json_str(&j, "suite_version", r->sys.suite_version);
 
 	json_obj_begin(&j, "kernel");
 	json_str(&j, "release", r->sys.release);
 	json_str(&j, "version", r->sys.version);
 	json_str(&j, "machine", r->sys.machine);
 	json_str(&j, "cmdline", r->sys.cmdline);
+	if (r->sys.kconfig[0])
+		json_str(&j, "config", r->sys.kconfig);
+	else
+		json_null(&j, "config");
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "system");

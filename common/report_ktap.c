@@ -18,6 +18,10 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 	int i, k;
 
 	fprintf(f, "KTAP version 1\n1..1\n");
+	/* what repeats the run: kselftest runners keep the diagnostics */
+	fprintf(f, "# rmap-repro %s: %s\n", r->sys.suite_version, r->options);
+	fprintf(f, "# kernel %s config: %s\n", r->sys.release,
+		r->sys.kconfig[0] ? r->sys.kconfig : "not readable");
 	if (r->verdict == RR_SKIP) {
 		fprintf(f, "ok 1 %s # SKIP %s\n", r->reproducer, r->reason);
 		return;

@@ -452,6 +452,18 @@ static void restore_line(FILE *f, const struct rr_result *r)
 	field(f, "Restore", buf);
 }
 
+/* What a reader needs to repeat the run: the suite and the kernel. */
+static void footer(FILE *f, const struct rr_result *r)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "rmap-repro %s; repeat, as root: %s",
+		 r->sys.suite_version, r->options);
+	field(f, "Suite", buf);
+	field(f, "Kconfig", r->sys.kconfig[0] ? r->sys.kconfig :
+	      "not readable (no /proc/config.gz or /boot/config-RELEASE)");
+}
+
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
@@ -482,6 +494,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	 */
 	if (!r->nr_cases) {
 		restore_line(f, r);
+		footer(f, r);
 		return;
 	}
 
@@ -597,4 +610,5 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 r->oom_kill_before);
 	field(f, "Safety", buf);
 	restore_line(f, r);
+	footer(f, r);
 }

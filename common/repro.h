@@ -154,6 +154,7 @@ struct rr_config {
 	bool quiet;
 	bool allow_hwpoison;		/* the hwpoison trigger outside a VM */
 	int injector;			/* enum rr_injector (hwpoison.h) */
+	bool bisect;			/* exit with git bisect run's codes */
 };
 
 enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };

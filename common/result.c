@@ -134,6 +134,18 @@ int rr_exit_code(enum rr_verdict v)
 	}
 }
 
+int rr_bisect_code(enum rr_verdict v)
+{
+	switch (v) {
+	case RR_NOT_REPRODUCED:
+		return 0;
+	case RR_REPRODUCED:
+		return 1;
+	default:
+		return RR_BISECT_SKIP;
+	}
+}
+
 /* What the verdict compares: the probe's intervals, or the calls. */
 static const struct rr_stats *judged(const struct rr_result *r,
 				     const struct rr_case_result *c)

@@ -231,5 +231,13 @@ void rr_result_timing(const struct rr_result *r, double *setup,
 		      double *merge, double *trigger);
 /* kselftest exit code: 0 not reproduced, 1 reproduced, 4 skip, 2 error */
 int rr_exit_code(enum rr_verdict v);
+/*
+ * --bisect: the codes of git bisect run. Not reproduced is good (0),
+ * reproduced bad (1); a skip or an error cannot judge this kernel (125,
+ * skip it); a usage error aborts the bisection (128).
+ */
+#define RR_BISECT_SKIP 125
+#define RR_BISECT_ABORT 128
+int rr_bisect_code(enum rr_verdict v);
 
 #endif

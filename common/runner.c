@@ -100,6 +100,8 @@ static const struct rr_opt common_opts[] = {
 	{ "injector", OPT_ENUM, &rr_cfg.injector, "HOW",
 	  "how the hwpoison trigger poisons a page: corrupt-pfn (debugfs hwpoison/corrupt-pfn, by frame number, from the measuring process), madvise (MADV_HWPOISON, made by the process that maps the page, which it kills), or auto (corrupt-pfn where the hwpoison injector can be reached, else madvise); either way unpoison-pfn gives the frames back only where the injector is",
 	  .choices = rr_injector_names },
+	{ "bisect", OPT_FLAG, &rr_cfg.bisect, NULL,
+	  "exit with git bisect run's codes: 0 not reproduced (good), 1 reproduced (bad), 125 skip or error (this kernel cannot be judged), 128 a usage error (abort the bisection)" },
 	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
 	  "no progress lines on stderr" },
 	RR_OPT_END
@@ -478,7 +480,22 @@ static int finish(const struct rr_repro *r, struct rr_result *res, int sig)
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		raise(sig);
 	}
-	return rr_exit_code(res->verdict);
+	return rr_cfg.bisect ? rr_bisect_code(res->verdict) :
+			       rr_exit_code(res->verdict);
+}
+
+/*
+ * A usage error: 2, or under --bisect 128, which aborts git bisect run
+ * (asked for anywhere on the command line: parsing may stop before it).
+ */
+static int usage_error(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--bisect"))
+			return RR_BISECT_ABORT;
+	return 2;
 }
 
 int rr_main(const struct rr_repro *r, int argc, char **argv)
@@ -528,7 +545,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", r->name, err,
 			r->name);
-		return 2;
+		return usage_error(argc, argv);
 	}
 	rr_set_quiet(rr_cfg.quiet);
 

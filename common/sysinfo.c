@@ -54,6 +54,37 @@ bool rr_numa_node_exists(unsigned long long node)
 	return rr_path_exists(path);
 }
 
+#include "version.h"
+
+/* In the order a reader looks for them. */
+static const char *const kconfig_items[] = {
+	"KSM", "NUMA", "MIGRATION", "COMPACTION", "MEMCG", "SWAP", "ZRAM",
+	"TRANSPARENT_HUGEPAGE", "MEMORY_FAILURE", "HWPOISON_INJECT",
+	"FTRACE", "FUNCTION_GRAPH_TRACER", "KPROBE_EVENTS", "HIST_TRIGGERS",
+	"PREEMPT_NONE", "PREEMPT_VOLUNTARY", "PREEMPT", "PREEMPT_RT",
+	"PREEMPT_DYNAMIC", "HZ", "PROVE_LOCKING", "LOCK_STAT", "DEBUG_VM",
+	"KASAN", "KCSAN", NULL
+};
+
+int rr_kconfig_items(char *buf, size_t size)
+{
+	char val[64];
+	size_t o = 0;
+	int i, r;
+
+	buf[0] = '\0';
+	for (i = 0; kconfig_items[i] && o < size; i++) {
+		r = rr_kconfig(kconfig_items[i], val, sizeof(val));
+		if (r < 0) {
+			buf[0] = '\0';
+			return r;
+		}
+		o += snprintf(buf + o, size - o, "%s%s=%s", o ? " " : "",
+			      kconfig_items[i], r ? val : "n");
+	}
+	return 0;
+}
+
 void rr_sysinfo_read(struct rr_sysinfo *s)
 {
 	struct utsname u;
@@ -74,6 +105,9 @@ void rr_sysinfo_read(struct rr_sysinfo *s)
 		rr_knob_value(raw, s->thp, sizeof(s->thp));
 	else
 		snprintf(s->thp, sizeof(s->thp), "unavailable");
+	snprintf(s->suite_version, sizeof(s->suite_version), "%s",
+		 RR_VERSION);
+	rr_kconfig_items(s->kconfig, sizeof(s->kconfig));
 }
 
 void rr_kconfig_set_source(const char *path)

@@ -15,9 +15,23 @@ struct rr_sysinfo {
 	unsigned long long mem_kb;
 	int numa_nodes;
 	char thp[32];
+	char suite_version[64];	/* git describe, or the tarball's */
+	/*
+	 * The kernel options that bear on the figures, "NAME=value ...",
+	 * "" when no config is readable (rr_kconfig_items).
+	 */
+	char kconfig[512];
 };
 
 void rr_sysinfo_read(struct rr_sysinfo *s);
+/*
+ * The options of the kernel's config that matter to the figures: what
+ * the suite uses (KSM, NUMA, MIGRATION, ...), the probes (FTRACE,
+ * KPROBE_EVENTS, ...) and what changes latencies (preemption model, HZ,
+ * lock and memory debugging), as "NAME=value" (n: not set). 0, or
+ * -ENOENT when no config is readable.
+ */
+int rr_kconfig_items(char *buf, size_t size);
 
 /*
  * Look up CONFIG_<name> in /proc/config.gz or /boot/config-<release>.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The command line: --help, usage errors (exit 2, nothing changed), a
-# second concurrent run refused by the lock, prerequisites as SKIP.
+# second concurrent run refused by the lock, prerequisites as SKIP;
+# --bisect's exit codes for those.
 . "$(dirname "$0")/../lib/integration.sh"
 
 repro=$bin/ksm-mprotect-split
@@ -43,6 +44,15 @@ usage "--trigger not a trigger" "not one of auto|compact|reclaim|migrate" --trig
 usage "--identical more than --pages" "more than --pages" --pages 100 --identical 200
 usage "--compact-node not a node" "not a node number" --compact-node x
 usage "a stray argument" "unexpected argument" extra
+# --bisect: git bisect run's codes (a usage error aborts the bisection,
+# a kernel that cannot be judged is skipped), asked for even after the
+# error
+"$repro" --runs 0 --bisect >/dev/null 2>&1
+assert "--bisect: a usage error exits 128 (aborts git bisect run)" [ $? = 128 ]
+"$repro" --bisect --min-free-mb 1048576 --format json >"$work/bs.json" 2>/dev/null
+rc=$?
+assert_jq "--bisect: a skip exits 125 (git bisect skips the kernel)" \
+	"$work/bs.json" ".verdict == \"skip\" and $rc == 125"
 assert_same "usage errors changed nothing" "$before" "$(snapshot)"
 
 # A second run while the lock is held is refused, changing nothing.
@@ -64,6 +74,9 @@ assert_same "the refused run changed nothing" "$before" "$(snapshot)"
 	"$repro" --format ktap) >"$work/skip.ktap" 2>&1
 rc=$?
 assert "without root: exit 4 (skip)" [ $rc = 4 ]
+(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$repro" --bisect --format ktap) >/dev/null 2>&1
+assert "without root, --bisect: exit 125" [ $? = 125 ]
 assert "without root: KTAP says ok with a SKIP directive and the reason" \
 	grep -qx "ok 1 ksm-mprotect-split # SKIP needs root" "$work/skip.ktap"
 

@@ -114,6 +114,27 @@ assert "an error outranks a skip: exit 2" [ $? = 2 ]
 FAKE_fa=4 FAKE_fb=4 "$ra" --preset quick --out "$work/skip" >/dev/null 2>&1
 assert "all skipped: exit 4" [ $? = 4 ]
 
+# --- --bisect: git bisect run's codes for the whole run ----------------
+bisect() {	# FA FB WANT DESC [RUN-ALL ARGS]
+	local fa=$1 fb=$2 want=$3 desc=$4
+
+	shift 4
+	FAKE_ARGS=$work/bargs FAKE_fa=$fa FAKE_fb=$fb "$ra" --preset quick \
+		--out "$work/bisect-$fa$fb" "$@" >/dev/null 2>&1
+	rc=$?
+	assert "--bisect: $desc: exit $want (got $rc)" [ $rc = "$want" ]
+}
+bisect 1 2 1 "reproduced beside an error is bad" --bisect
+bisect 0 4 0 "not reproduced beside a skip is good" --bisect
+bisect 2 4 125 "an error and a skip: skipped" --bisect
+bisect 4 4 125 "all skipped: skipped" --bisect
+bisect 0 0 0 "taken after -- too, not passed on" -- --bisect
+assert "--bisect after -- is not passed to the reproducers" \
+	bash -c "! grep -q -- --bisect '$work/bargs.fa'"
+"$ra" --bisect --no-such-option >/dev/null 2>&1
+assert "--bisect: a usage error exits 128 (aborts git bisect run)" \
+	[ $? = 128 ]
+
 # --- a reproducer that rejects its options ----------------------------
 printf -- '--runs 1\n[fb]\n--bad\n' >"$work/bad-opt.preset"
 "$ra" --preset "$work/bad-opt.preset" --out "$work/badopt" >/dev/null \

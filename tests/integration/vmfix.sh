@@ -5,8 +5,11 @@
 # fixed (linux-6.12-rmap-tp-ksmfix: each rmap_item keeps its page's
 # index, the walk looks up only that index) must not reproduce the
 # ksm-mprotect-split pathology, with the same pattern, trigger and probe
-# under which its unfixed twin reproduces it (vm.sh asserts that half).
-# The verdict is asserted only here and in vm.sh: on known kernels.
+# under which its unfixed twin reproduces it. Both run in one vm-run
+# given the two kernels, which compares them: the verdict change and the
+# ratios are checked against the two runs' files. Verdicts are asserted
+# only on these known kernels. Then vm-run's --bisect codes for a kernel
+# that does not report (125) and a usage error (128).
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
@@ -15,12 +18,17 @@ if ! vm_possible; then
 	exit 0
 fi
 before=$(snapshot)
-out=$work/fixed
-vm_quick "$(test_kernel fixed)" "$out" ksm-mprotect-split
+# both kernels in one vm-run: each run, then scripts/compare of the two
+out=$work/both
+unfixed=$(test_kernel unfixed)
+"$top/scripts/vm-run" --kernel "$unfixed" --kernel "$(test_kernel fixed)" \
+	--config "$(test_kernel_config "$unfixed")" --preset quick \
+	--only ksm-mprotect-split --out "$out" --timeout 900 \
+	>"$out.stdout" 2>"$out.stderr"
 rc=$?
-j=$out/results.json
+j=$out/B/results.json
 r='.results[0]'
-assert "vm-run exits 0: the fixed kernel does not reproduce" [ $rc = 0 ]
+assert "vm-run of two kernels exits 0: both runs reported" [ $rc = 0 ]
 assert_jq "verdict not-reproduced, by the documented rule" "$j" \
 	"$r.verdict == \"not-reproduced\" and ($r | .verdict == ($verdict_rule))"
 assert_jq "the same setting as the unfixed run: migrate, rmap-tp, 20000 VMAs, KSM merged" \
@@ -30,6 +38,26 @@ assert_jq "KSM walks were measured, every page moved" "$j" \
 assert_jq "the KSM walks stay under the threshold (max < $(jq -r "$r.threshold_ms" "$j" 2>/dev/null) ms)" \
 	"$j" "$r.cases[0].latency_ms.max < $r.threshold_ms"
 assert "results.ktap: the reproducer is ok" \
-	grep -qx "ok 1 ksm-mprotect-split" "$out/results.ktap"
+	grep -qx "ok 1 ksm-mprotect-split" "$out/B/results.ktap"
+assert_jq "the unfixed twin, same options, reproduced" "$out/A/results.json" \
+	"$r.verdict == \"reproduced\""
+# the comparison: the verdict change marked, the ratios the two files'
+assert "compare.txt: B's verdict marked as changed, printed by vm-run too" \
+	bash -c "grep -q 'verdict: A reproduced, B not-reproduced \\*\$' '$out/compare.txt' &&
+		 grep -q 'verdict: A reproduced, B not-reproduced' '$out.stdout'"
+want=$(jq -n --slurpfile a "$out/A/results.json" \
+	--slurpfile b "$out/B/results.json" \
+	"\$b[0]$r.cases[0].latency_ms.max / \$a[0]$r.cases[0].latency_ms.max")
+assert_jq "compare.json: the KSM max ratio is B/A of the two runs ($want)" \
+	"$out/compare.json" \
+	".reproducers[0] | .verdict_changed == [false, true] and .warnings == [] and ((.cases[0].rows[0].ratios[1] - $want) | fabs) < 1e-9"
+
+# --bisect: a kernel that does not report is skipped, a usage error aborts
+"$top/scripts/vm-run" --kernel "$unfixed" --accel tcg --timeout 1 \
+	--bisect --out "$work/short" >/dev/null 2>&1
+assert "--bisect: a kernel that did not report exits 125" [ $? = 125 ]
+"$top/scripts/vm-run" --kernel "$unfixed" --numa-nodes x --bisect \
+	>/dev/null 2>&1
+assert "--bisect: a usage error exits 128" [ $? = 128 ]
 assert_same "the host is as before" "$before" "$(snapshot)"
 finish

@@ -31,6 +31,10 @@ static void base(struct rr_result *r, double ksm, double anon, double file)
 	snprintf(r->reproducer, sizeof(r->reproducer), "ksm-mprotect-split");
 	snprintf(r->options, sizeof(r->options), "ksm-mprotect-split --runs 3");
 	snprintf(r->sys.release, sizeof(r->sys.release), "6.18.0-test");
+	snprintf(r->sys.suite_version, sizeof(r->sys.suite_version),
+		 "v1-test");
+	snprintf(r->sys.kconfig, sizeof(r->sys.kconfig),
+		 "KSM=y NUMA=y HZ=250");
 	snprintf(r->reason, sizeof(r->reason), "quote \" and\ttab");
 	r->trigger = RR_TRIG_RECLAIM;
 	r->probe.bracket = RR_BR_MEMCG_RECLAIM;
@@ -62,11 +66,13 @@ static void test_verdicts(void)
 	CHECK_EQ(r.verdict, RR_REPRODUCED);
 	CHECK_CONTAINS(r.reason, "125.800 ms");
 	CHECK_EQ(rr_exit_code(r.verdict), 1);
+	CHECK_EQ(rr_bisect_code(r.verdict), 1);		/* bad */
 
 	base(&r, 8.0, 4.1, 3.9);	/* under the threshold */
 	rr_verdict_compute(&r);
 	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
 	CHECK_EQ(rr_exit_code(r.verdict), 0);
+	CHECK_EQ(rr_bisect_code(r.verdict), 0);		/* good */
 
 	base(&r, 40.0, 12.0, 3.9);	/* over it, but not 5x a control */
 	rr_verdict_compute(&r);
@@ -79,6 +85,9 @@ static void test_verdicts(void)
 	CHECK_EQ(r.verdict, RR_ERROR);
 	CHECK_CONTAINS(r.reason, "file case");
 	CHECK_EQ(rr_exit_code(r.verdict), 2);
+	/* an error cannot judge this kernel: git bisect skips it */
+	CHECK_EQ(rr_bisect_code(r.verdict), 125);
+	CHECK_EQ(rr_bisect_code(RR_SKIP), 125);
 
 	base(&r, 125.8, 4.1, 3.9);	/* a case failed */
 	snprintf(r.cases[1].error, sizeof(r.cases[1].error), "no memory");
@@ -200,6 +209,8 @@ static void test_json(void)
 	CHECK_CONTAINS(s, "\"verdict\": \"reproduced\"");
 	CHECK_CONTAINS(s, "\"reproducer\": \"ksm-mprotect-split\"");
 	CHECK_CONTAINS(s, "\"release\": \"6.18.0-test\"");
+	CHECK_CONTAINS(s, "\"suite_version\": \"v1-test\"");
+	CHECK_CONTAINS(s, "\"config\": \"KSM=y NUMA=y HZ=250\"");
 	CHECK_CONTAINS(s, "\"ksm_pages_shared\": 2");
 	CHECK_CONTAINS(s, "\"ksm_pages_sharing\": 510");
 	CHECK_CONTAINS(s, "\"vmas\": 20000");
@@ -232,6 +243,7 @@ static void test_ktap(void)
 	rr_verdict_compute(&r);
 	s = render(rr_report_ktap, &r);
 	CHECK(!strncmp(s, "KTAP version 1\n1..1\n", 20));
+	CHECK_CONTAINS(s, "\n# rmap-repro v1-test: ksm-mprotect-split --runs 3\n# kernel 6.18.0-test config: KSM=y NUMA=y HZ=250\n");
 	CHECK_CONTAINS(s, "    1..3\n");
 	CHECK_CONTAINS(s, "    not ok 1 ksm\n");
 	CHECK_CONTAINS(s, "    ok 2 anon\n");
@@ -266,6 +278,9 @@ static void test_text(void)
 	CHECK_CONTAINS(s, "20000 VMAs");
 	CHECK_CONTAINS(s, "memcg-reclaim");
 	CHECK_CONTAINS(s, "ksm        3");
+	/* the footer: the suite's version, the command, the kernel's config */
+	CHECK_CONTAINS(s, "\nSuite    rmap-repro v1-test; repeat, as root: ksm-mprotect-split --runs\n         3\n");
+	CHECK_CONTAINS(s, "\nKconfig  KSM=y NUMA=y HZ=250\n");
 	for (line = strtok_r(s, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		if (strlen(line) > 72 && strchr(line, ' ') != NULL &&

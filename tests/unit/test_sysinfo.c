@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -33,7 +34,7 @@ static void write_file(const char *path, bool gz)
 
 static void check_source(bool gz)
 {
-	char path[256], val[32];
+	char path[256], val[32], val2[512];
 	const char *tmp = getenv("TEST_TMPDIR");
 
 	snprintf(path, sizeof(path), "%s/config%s", tmp ? tmp : "/tmp",
@@ -52,6 +53,12 @@ static void check_source(bool gz)
 	      == NULL);
 	CHECK_STR(rr_kconfig_missing((const char *const[]){
 		"KSM", "MEMORY_FAILURE", "ZRAM", NULL }), "MEMORY_FAILURE");
+	/* the report's Kconfig line: every item, set or not, in order */
+	CHECK_EQ(rr_kconfig_items(val2, sizeof(val2)), 0);
+	CHECK(!strncmp(val2, "KSM=y NUMA=n MIGRATION=n", 24));
+	CHECK(strstr(val2, " ZRAM=m ") != NULL);
+	CHECK(strstr(val2, " MEMORY_FAILURE=n ") != NULL);
+	CHECK(strstr(val2, " KASAN=n KCSAN=n") != NULL);
 	unlink(path);
 }
 
@@ -67,8 +74,13 @@ static void test_gzip(void)
 
 static void test_missing(void)
 {
+	char buf[64] = "x";
+
 	rr_kconfig_set_source("/nonexistent/config");
 	CHECK_EQ(rr_kconfig("KSM", NULL, 0), -ENOENT);
+	/* nothing to say: empty, and the report says it was not readable */
+	CHECK_EQ(rr_kconfig_items(buf, sizeof(buf)), -ENOENT);
+	CHECK_STR(buf, "");
 }
 
 static void test_sysinfo(void)
@@ -80,6 +92,8 @@ static void test_sysinfo(void)
 	CHECK(s.cpus >= 1);
 	CHECK(s.mem_kb > 0);
 	CHECK(s.numa_nodes >= 1);
+	/* the build's version: git describe, or the tarball's VERSION */
+	CHECK(s.suite_version[0] != '\0');
 }
 
 TEST_MAIN(T(test_plain), T(test_gzip), T(test_missing), T(test_sysinfo))

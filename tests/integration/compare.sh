@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/compare on real results: this machine's sample run (memcg-reclaim
+# brackets) against the shared 6.12 kernel's VM run (rmap-tp walks), both
+# kept in docs/. Its ratios must be those of the two JSON files, it must
+# warn that the probes differ, mark a verdict that changed, fit 72
+# columns, and say the same in its three formats. Needs no root and
+# changes nothing.
+. "$(dirname "$0")/../lib/integration.sh"
+
+cmp=$top/scripts/compare
+a=$top/docs/sample-results.json
+b=$top/docs/sample-vm-results.json
+before=$(snapshot)
+
+"$cmp" "$a" "$b" >"$work/t.txt" 2>"$work/t.err"
+assert "text: exit 0" [ $? = 0 ]
+"$cmp" --format json "$a" "$b" >"$work/c.json"
+assert "json: exit 0" [ $? = 0 ]
+"$cmp" --format markdown "$a" "$b" >"$work/m.md"
+assert "markdown: exit 0" [ $? = 0 ]
+
+# every case's max, p50, p99 and mean: the ratio of the two files' figures
+for f in max p50 p99 mean; do
+	want=$(jq -n --slurpfile a "$a" --slurpfile b "$b" --arg f $f \
+		'[$a[0].results[0].cases, $b[0].results[0].cases] | transpose
+		 | map(.[1].latency_ms[$f] / .[0].latency_ms[$f])')
+	got=$(jq --arg f $f '[.reproducers[0].cases[].rows[]
+		| select(.figure == $f) | .ratios[1]]' "$work/c.json")
+	assert "json: the $f ratio of each case is B/A of the two files" \
+		jq -n --argjson w "$want" --argjson g "$got" -e \
+		'($w | length) == 3 and ([$w, $g] | transpose
+		 | all((.[0] - .[1] | fabs) < 1e-9))'
+done
+max_b=$(jq -r '.results[0].cases[0].latency_ms.max' "$b")
+ratio=$(jq -n --slurpfile a "$a" --slurpfile b "$b" -r \
+	'$b[0].results[0].cases[0].latency_ms.max /
+	 $a[0].results[0].cases[0].latency_ms.max | . * 100 | round / 100')
+assert "text: the KSM row gives B's max ($max_b ms) and its ratio (${ratio}x)" \
+	grep -Eq "^ksm +max ms +[0-9.]+ +$(printf %.3f "$max_b") +$(printf %.2f "$ratio")x$" \
+	"$work/t.txt"
+assert "text: warns that the probes differ, naming them" \
+	grep -q "warning: probes differ (A memcg-reclaim, B rmap-tp): a bracket" \
+	"$work/t.txt"
+assert_jq "json: the same warning, the two probes, no verdict change" \
+	"$work/c.json" '.reproducers[0] | (.warnings[0] | test("^probes differ")) and .probes == ["memcg-reclaim", "rmap-tp"] and .verdict_changed == [false, false]'
+assert "text: no line wider than 72 columns" \
+	bash -c "! awk 'length > 72' '$work/t.txt' | grep -q ."
+assert "markdown: a table per reproducer, the warning quoted" \
+	bash -c "grep -qx '| case | figure | A | B | ratio |' '$work/m.md' &&
+		 grep -q '^> \*\*warning:\*\* probes differ' '$work/m.md' &&
+		 grep -Eq '^\| ksm \| max ms \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$' '$work/m.md'"
+
+# a changed verdict is marked; a directory holding results.json will do
+mkdir -p "$work/patched"
+jq '.results[0].verdict = "not-reproduced"' "$b" \
+	>"$work/patched/results.json"
+"$cmp" "$b" "$work/patched" >"$work/v.txt"
+assert "a changed verdict is marked with *" \
+	grep -q "verdict: A reproduced, B not-reproduced \*$" "$work/v.txt"
+"$cmp" --format json "$b" "$work/patched" >"$work/v.json"
+assert_jq "json: verdict_changed says which run" "$work/v.json" \
+	'.reproducers[0].verdict_changed == [false, true] and .reproducers[0].warnings == []'
+
+# a reproducer missing from a run, and a fourth run: tables wrap
+jq '.results[0].reproducer = "other"' "$b" >"$work/other.json"
+"$cmp" "$a" "$b" "$work/other.json" "$b" >"$work/w.txt"
+assert "a reproducer missing from a run is said so" \
+	grep -q "warning: not in run C" "$work/w.txt"
+assert "four runs: still 72 columns, the baseline in every table" \
+	bash -c "! awk 'length > 72' '$work/w.txt' | grep -q . &&
+		 [ \$(grep -Ec '^case +figure +A +B +C\$' '$work/w.txt') -ge 1 ] &&
+		 [ \$(grep -Ec '^case +figure +A +D\$' '$work/w.txt') -ge 1 ]"
+
+# usage errors
+"$cmp" "$a" >/dev/null 2>"$work/e1"
+assert "one run: exit 2, says it needs two" \
+	bash -c "[ $? = 2 ] && grep -q 'needs two runs' '$work/e1'"
+echo '[1]' >"$work/bad.json"
+"$cmp" "$a" "$work/bad.json" >/dev/null 2>"$work/e2"
+assert "not a results file: exit 2, naming it" \
+	bash -c "[ $? = 2 ] && grep -q 'bad.json: not a results file' '$work/e2'"
+"$cmp" --format xml "$a" "$b" >/dev/null 2>&1
+assert "an unknown format: exit 2" [ $? = 2 ]
+assert_same "nothing changed" "$before" "$(snapshot)"
+finish
