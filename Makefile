@@ -73,9 +73,9 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 deps:
 	scripts/install-deps
 
-# The tests boot a kernel under QEMU too.
+# The tests boot a kernel under QEMU too, and draw plots.
 deps-vm:
-	scripts/install-deps --vm
+	scripts/install-deps --vm --plot
 
 # run-all exits 1 when a pathology was reproduced and 4 when all skipped:
 # both are results, not failures of the run.

@@ -65,15 +65,28 @@ static long move_numa(unsigned long count, void **pages, const int *nodes,
 
 int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st)
 {
-	return rr_migrate_pages_pid(0, pages, n, st);
+	return rr_migrate_pages_pid(0, pages, n, 0, st);
 }
 
-int rr_migrate_pages_pid(int pid, void **pages, size_t n,
+void rr_migrate_stats_add(struct rr_migrate_stats *sum,
+			  const struct rr_migrate_stats *one)
+{
+	sum->moved += one->moved;
+	sum->failed += one->failed;
+	if (!sum->first_error)
+		sum->first_error = one->first_error;
+	if (one->tries > sum->tries)
+		sum->tries = one->tries;
+	sum->calls += one->calls;
+}
+
+int rr_migrate_pages_pid(int pid, void **pages, size_t n, size_t batch,
 			 struct rr_migrate_stats *st)
 {
 	int *status = calloc(n, sizeof(int)), *target = calloc(n, sizeof(int));
-	int nodes[64], nr_nodes, err = 0;
-	size_t i;
+	int nodes[64], nr_nodes, err = 0, e;
+	struct rr_migrate_stats one;
+	size_t i, b;
 
 	memset(st, 0, sizeof(*st));
 	if (!status || !target) {
@@ -93,7 +106,15 @@ int rr_migrate_pages_pid(int pid, void **pages, size_t n,
 	for (i = 0; i < n; i++)
 		target[i] = status[i] >= 0 ?
 			    next_node(nodes, nr_nodes, status[i]) : nodes[1];
-	err = rr_migrate_retry(pages, target, n, move_numa, &pid, st);
+	for (i = 0; i < n; i += b) {
+		b = batch && batch < n - i ? batch : n - i;
+		e = rr_migrate_retry(pages + i, target + i, b, move_numa, &pid,
+				     &one);
+		if (e && !err)
+			err = e;
+		one.calls = 1;
+		rr_migrate_stats_add(st, &one);
+	}
 out:
 	free(status);
 	free(target);

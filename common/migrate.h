@@ -19,6 +19,7 @@ struct rr_migrate_stats {
 	unsigned long failed;	/* pages that would not move */
 	int first_error;	/* -errno of the first failure */
 	unsigned int tries;
+	unsigned int calls;	/* move_pages() batches (each retried) */
 };
 
 /*
@@ -28,8 +29,16 @@ struct rr_migrate_stats {
  * every page moved, -errno of the first failure otherwise.
  */
 int rr_migrate_pages(void **pages, size_t n, struct rr_migrate_stats *st);
-/* The same for pages of another process (pid 0: this one). */
-int rr_migrate_pages_pid(int pid, void **pages, size_t n,
+/* Add one call's (or process's) figures to a sum: the most tries. */
+void rr_migrate_stats_add(struct rr_migrate_stats *sum,
+			  const struct rr_migrate_stats *one);
+/*
+ * The same for pages of another process (pid 0: this one), at most
+ * batch pages per move_pages() call (0: all in one). Every target is
+ * chosen before the first call: a KSM page reached again through
+ * another of its mappings is already there, not moved back.
+ */
+int rr_migrate_pages_pid(int pid, void **pages, size_t n, size_t batch,
 			 struct rr_migrate_stats *st);
 
 /*

@@ -143,7 +143,7 @@ int rr_pattern_map_count(size_t vmas, char *why, size_t len)
 	return err;
 }
 
-static void fill(char *page)
+static void fill(char *page, size_t content)
 {
 	static const char text[] = "rmap-repro identical page ";
 	size_t i, ps = rr_page_size();
@@ -151,6 +151,9 @@ static void fill(char *page)
 	/* Not zero: use_zero_pages would turn zero pages into no KSM page. */
 	for (i = 0; i < ps; i++)
 		page[i] = text[i % (sizeof(text) - 1)];
+	/* the content's number, so that the kinds differ */
+	if (content)
+		snprintf(page, ps, "rmap-repro content %zu ", content);
 }
 
 static int map(struct rr_pattern *p, char *why, size_t len)
@@ -206,7 +209,8 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	}
 	/* Filling page 0 first gives the mapping the anon_vma it splits. */
 	for (i = 0; i < p->filled; i++)
-		fill(p->addr + rr_pattern_filled_index(p, i) * ps);
+		fill(p->addr + rr_pattern_filled_index(p, i) * ps,
+		     s->contents > 1 ? i % s->contents : 0);
 
 	for (i = 0; s->split_every && i < s->pages; i += s->split_every) {
 		err = split_page(p, i, why, len);

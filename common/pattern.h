@@ -26,6 +26,12 @@ struct rr_pattern_spec {
 	size_t split_every;	/* split off every Nth page; 0: no split */
 	size_t identical;	/* pages filled, spread evenly; 0: all */
 	/*
+	 * Distinct contents among the filled pages, dealt in turn (the
+	 * i-th filled page gets content i % contents); 0 or 1: all alike.
+	 * KSM then makes at least one KSM page per content.
+	 */
+	size_t contents;
+	/*
 	 * How a page is split off: 0, mprotect(PROT_READ); else this
 	 * madvise() advice, which splits only where it changes the VMA's
 	 * flags (the kernel ignores some on some mappings: the VMAs

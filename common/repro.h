@@ -155,6 +155,8 @@ struct rr_config {
 	bool allow_hwpoison;		/* the hwpoison trigger outside a VM */
 	int injector;			/* enum rr_injector (hwpoison.h) */
 	bool bisect;			/* exit with git bisect run's codes */
+	unsigned long long migrate_batch;	/* pages per move_pages(); 0 all */
+	const char *swappiness;		/* vm.swappiness for the run; NULL keep */
 };
 
 enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };

@@ -97,6 +97,12 @@ static const struct rr_opt common_opts[] = {
 	  .min = 64, .max = 1 << 20 },
 	{ "allow-hwpoison", OPT_FLAG, &rr_cfg.allow_hwpoison, NULL,
 	  "let the hwpoison trigger run outside a VM that scripts/vm-run booted: each page it poisons retires a physical frame until reboot where the kernel cannot give it back (unpoison-pfn)" },
+	{ "migrate-batch", OPT_UINT, &rr_cfg.migrate_batch, "N",
+	  "the migrate trigger moves at most N pages per move_pages() call (1: one page at a time, as the published benchmark did); 0: all of a process's pages in one call",
+	  .min = 1, .max = 4000000, .zero_ok = true },
+	{ "swappiness", OPT_STRING, &rr_cfg.swappiness, "N",
+	  "vm.swappiness (0-200) for the run, journaled and restored; with memcg v1 the reclaim trigger's group gets it too (else 200, the most the kernel allows). Default: left as it is",
+	},
 	{ "injector", OPT_ENUM, &rr_cfg.injector, "HOW",
 	  "how the hwpoison trigger poisons a page: corrupt-pfn (debugfs hwpoison/corrupt-pfn, by frame number, from the measuring process), madvise (MADV_HWPOISON, made by the process that maps the page, which it kills), or auto (corrupt-pfn where the hwpoison injector can be reached, else madvise); either way unpoison-pfn gives the frames back only where the injector is",
 	  .choices = rr_injector_names },
@@ -240,6 +246,18 @@ static bool check_label(const char *label, char *err, size_t len)
  * anything runs so that no result is lost at the end. A missing last
  * component is created (it would be at the end anyway).
  */
+static bool check_swappiness(const char *v, char *err, size_t len)
+{
+	unsigned long long n;
+
+	if (rr_parse_dec(v, &n) || n > 200) {
+		snprintf(err, len, "--swappiness: '%s' is not a number from 0 to 200",
+			 v);
+		return false;
+	}
+	return true;
+}
+
 static bool check_out(const char *dir, char *err, size_t len)
 {
 	struct stat st;
@@ -538,6 +556,9 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	if (!ret && rr_cfg.label && !check_label(rr_cfg.label, err, sizeof(err)))
 		ret = -1;
 	if (!ret && !check_trigger(r, err, sizeof(err)))
+		ret = -1;
+	if (!ret && rr_cfg.swappiness &&
+	    !check_swappiness(rr_cfg.swappiness, err, sizeof(err)))
 		ret = -1;
 	/* Last: a usage error must not leave a new directory behind. */
 	if (!ret && rr_cfg.out && !check_out(rr_cfg.out, err, sizeof(err)))

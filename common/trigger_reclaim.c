@@ -6,10 +6,12 @@
  * folio_referenced(), and try_to_unmap() walks it again to swap it out;
  * nothing outside the group pays.
  */
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bracket.h"
+#include "journal.h"
 #include "repro.h"
 #include "result.h"
 #include "swap.h"
@@ -36,6 +38,16 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	char name[64];
 	int err;
 
+	/* --swappiness: global, journaled (memcg v2 reclaim follows it) */
+	if (rr_cfg.swappiness) {
+		err = journal_knob_set("/proc/sys/vm/swappiness",
+				       rr_cfg.swappiness);
+		if (err) {
+			snprintf(why, len, "vm.swappiness %s: %s",
+				 rr_cfg.swappiness, strerror(-err));
+			return err;
+		}
+	}
 	rr_phase(res, "setup: memory cgroup");
 	snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
 	err = rr_memcg_create(&ctx->cg, name, why, len);
@@ -48,6 +60,18 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		return err;
 	}
 	ctx->in_cg = true;
+	/* v1: the group's own swappiness (it goes away with the group) */
+	if (rr_cfg.swappiness && ctx->cg.ver == RR_MEMCG_V1) {
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/memory.swappiness",
+			 ctx->cg.path);
+		err = rr_write_file(path, rr_cfg.swappiness);
+		if (err) {
+			snprintf(why, len, "%s: %s", path, strerror(-err));
+			return err;
+		}
+	}
 	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
 		 rr_memcg_ver_name(ctx->cg.ver), ctx->cg.path);
 	rr_phase(res, "setup: swap");
@@ -55,6 +79,12 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	if (err)
 		return err;
 	rr_swap_describe(&swap, res->swap, sizeof(res->swap));
+	if (rr_cfg.swappiness) {
+		size_t o = strlen(res->swap);
+
+		snprintf(res->swap + o, sizeof(res->swap) - o,
+			 "; vm.swappiness %s (--swappiness)", rr_cfg.swappiness);
+	}
 	/*
 	 * Ask for everything the group holds. Reclaim deactivates active
 	 * pages only once the inactive list runs low, and KSM pages sit on

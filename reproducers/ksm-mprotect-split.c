@@ -13,6 +13,7 @@
 static unsigned long long pages = 20000;
 static unsigned long long split_every = 2;
 static unsigned long long identical = 512;
+static unsigned long long contents = 1;
 
 static const struct rr_opt opts[] = {
 	{ "pages", OPT_UINT, &pages, "N",
@@ -24,6 +25,9 @@ static const struct rr_opt opts[] = {
 	{ "identical", OPT_UINT, &identical, "N",
 	  "pages filled with identical content, spread evenly over the mapping; the rest stay unpopulated. KSM makes N / max_page_sharing KSM pages of max_page_sharing mappings each; every walk of one visits mappings x VMAs anon_vma entries, and a trigger that reaches all of them walks each. 0: every page (the published layout: ~79 KSM pages, a reclaim or compaction pass over all of them takes seconds per run)",
 	  .min = 2, .max = 4000000, .zero_ok = true },
+	{ "contents", OPT_UINT, &contents, "N",
+	  "distinct contents among the filled pages, dealt in turn (the lore reproducer used 256): KSM makes at least one KSM page per content, each mapped filled / N times",
+	  .min = 1, .max = 4000000 },
 	RR_OPT_END
 };
 
@@ -35,14 +39,24 @@ static const struct rr_case cases[] = {
 	{ .type = RR_PT_FILE },
 };
 
-static bool check(char *why, size_t len)
-{
-	return rr_opt_split_fits(pages, split_every, identical, why, len);
-}
-
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
 	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
+	s->contents = contents;
+}
+
+static unsigned long long filled(void);
+
+static bool check(char *why, size_t len)
+{
+	if (!rr_opt_split_fits(pages, split_every, identical, why, len))
+		return false;
+	if (contents > filled()) {
+		snprintf(why, len, "--contents %llu: more than the %llu filled pages",
+			 contents, filled());
+		return false;
+	}
+	return true;
 }
 
 /* identical 0 means every page */
@@ -59,6 +73,7 @@ static void describe(struct rr_result *res)
 	res->pages = pages;
 	rr_result_param(res, "split_every", split_every);
 	rr_result_param(res, "identical_pages", filled());
+	rr_result_param(res, "contents", contents);
 	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
 }
 
@@ -66,7 +81,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 {
 	const struct rr_case_result *ksm =
 		rr_result_case(res, RR_PT_KSM);
-	char split[32], vmas[64];
+	char split[32], vmas[64], kinds[48] = "identical content";
 
 	snprintf(split, sizeof(split), split_every == 2 ? "every other" :
 		 "one in every %llu", split_every);
@@ -75,9 +90,12 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 			 "%zu VMAs (counted in /proc/self/maps)", ksm->vmas);
 	else
 		snprintf(vmas, sizeof(vmas), "VMAs never counted (not built)");
+	if (contents > 1)
+		snprintf(kinds, sizeof(kinds), "%llu distinct contents",
+			 contents);
 	snprintf(buf, len,
-		 "one %llu-page mapping, %s page mprotect(PROT_READ): %s on one anon_vma; %llu pages of identical content, spread evenly, the rest unpopulated",
-		 pages, split, vmas, filled());
+		 "one %llu-page mapping, %s page mprotect(PROT_READ): %s on one anon_vma; %llu pages of %s, spread evenly, the rest unpopulated",
+		 pages, split, vmas, filled(), kinds);
 }
 
 static const struct rr_repro ksm_mprotect_split = {

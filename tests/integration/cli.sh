@@ -44,6 +44,8 @@ usage "--trigger not a trigger" "not one of auto|compact|reclaim|migrate" --trig
 usage "--identical more than --pages" "more than --pages" --pages 100 --identical 200
 usage "--compact-node not a node" "not a node number" --compact-node x
 usage "a stray argument" "unexpected argument" extra
+usage "--swappiness above 200" "not a number from 0 to 200" --swappiness 300
+usage "--contents more than the filled pages" "more than the 512 filled pages" --contents 600
 # --bisect: git bisect run's codes (a usage error aborts the bisection,
 # a kernel that cannot be judged is skipped), asked for even after the
 # error

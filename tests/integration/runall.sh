@@ -87,6 +87,15 @@ assert "the plain run gets no variant lines" \
 	grep -qx -- "--runs 1 --pages 10 --out $work/var/parts" "$work/args.fa"
 assert_jq "results.json holds both" "$work/var/results.json" \
 	'[.results[].reproducer] == ["fa", "fa@big"]'
+"$ra" --preset "$work/variant.preset" --only fa@big --out "$work/var1" \
+	>/dev/null 2>&1
+assert_jq "--only NAME@VARIANT runs that variant alone" \
+	"$work/var1/results.json" '[.results[].reproducer] == ["fa@big"]'
+"$ra" --preset "$work/variant.preset" --only fa@small >/dev/null \
+	2>"$work/var2.err"
+rc=$?
+assert "--only of a variant the preset lacks: exit 2, naming it" \
+	bash -c "[ $rc = 2 ] && grep -q 'no variant \[fa@small\]' '$work/var2.err'"
 printf -- '[fa@b/d]\n--runs 1\n' >"$work/badvar.preset"
 "$ra" --preset "$work/badvar.preset" >"$work/badvar.out" 2>&1
 rc=$?
@@ -113,6 +122,21 @@ FAKE_fa=2 FAKE_fb=4 "$ra" --preset quick --out "$work/err" >/dev/null 2>&1
 assert "an error outranks a skip: exit 2" [ $? = 2 ]
 FAKE_fa=4 FAKE_fb=4 "$ra" --preset quick --out "$work/skip" >/dev/null 2>&1
 assert "all skipped: exit 4" [ $? = 4 ]
+
+# --- a preset that names its reproducers ([run-all] --only) ----------
+printf -- '--runs 1\n[run-all]\n--only fb\n[fb]\n--pages 5\n' >"$work/only.preset"
+"$ra" --preset "$work/only.preset" --out "$work/only" >/dev/null 2>&1
+assert_jq "[run-all] --only: the preset runs only the reproducers it names" \
+	"$work/only/results.json" '[.results[].reproducer] == ["fb"]'
+"$ra" --preset "$work/only.preset" --only fa --out "$work/only2" \
+	>/dev/null 2>&1
+assert_jq "[run-all] --only: the command line's --only wins" \
+	"$work/only2/results.json" '[.results[].reproducer] == ["fa"]'
+printf -- '[run-all]\n--runs 3\n' >"$work/badra.preset"
+"$ra" --preset "$work/badra.preset" >"$work/badra.out" 2>&1
+rc=$?
+assert "[run-all] takes only --only: anything else is refused (exit 2)" \
+	bash -c "[ $rc = 2 ] && grep -q 'badra.preset:2: \[run-all\] takes only --only' '$work/badra.out'"
 
 # --- --bisect: git bisect run's codes for the whole run ----------------
 bisect() {	# FA FB WANT DESC [RUN-ALL ARGS]

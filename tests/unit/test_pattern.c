@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Pattern builders on the real kernel (no root needed). */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "maps.h"
 #include "pattern.h"
+#include "util.h"
 
 static void test_expected_vmas(void)
 {
@@ -78,6 +80,40 @@ static void test_all_identical(void)
 	rr_pattern_free(&p);
 }
 
+/*
+ * --contents: the filled pages get that many distinct contents, dealt
+ * in turn, so that KSM makes at least one page of each.
+ */
+static void test_contents(void)
+{
+	struct rr_pattern_spec s = {
+		.type = RR_PT_ANON, .pages = 64, .split_every = 2,
+		.identical = 0, .contents = 4,
+	};
+	size_t ps = rr_page_size(), i, j, kinds = 0;
+	struct rr_pattern p;
+	char why[256];
+
+	CHECK_EQ(rr_pattern_build(&p, &s, why, sizeof(why)), 0);
+	/* page i is like page j exactly when i and j are 4 apart */
+	for (i = 0; i < p.filled; i++) {
+		const char *a = p.addr + rr_pattern_filled_index(&p, i) * ps;
+
+		for (j = 0; j < i; j++) {
+			const char *b = p.addr +
+					rr_pattern_filled_index(&p, j) * ps;
+
+			CHECK_EQ(!memcmp(a, b, ps), (i - j) % 4 == 0);
+		}
+		for (j = 0; j < i && memcmp(a, p.addr +
+				rr_pattern_filled_index(&p, j) * ps, ps); j++)
+			;
+		kinds += j == i;
+	}
+	CHECK_EQ(kinds, 4);
+	rr_pattern_free(&p);
+}
+
 /* MADV_DONTNEED churn zaps the other pages and splits nothing. */
 static void test_churn(void)
 {
@@ -133,4 +169,4 @@ static void test_rewrite(void)
 
 TEST_MAIN(T(test_expected_vmas), T(test_anon), T(test_file),
 	  T(test_ksm_opt_in), T(test_all_identical), T(test_churn),
-	  T(test_rewrite))
+	  T(test_rewrite), T(test_contents))
