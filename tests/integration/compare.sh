@@ -5,8 +5,8 @@
 # brackets) against the shared 6.12 kernel's VM run (rmap-tp walks), both
 # kept in docs/. Its ratios must be those of the two JSON files, it must
 # warn that the probes differ, mark a verdict that changed, fit 72
-# columns, and say the same in its three formats. Needs no root and
-# changes nothing.
+# columns, and say the same in its three formats; a reproducer or a case
+# missing from a run is said so. Needs no root and changes nothing.
 . "$(dirname "$0")/../lib/integration.sh"
 
 cmp=$top/scripts/compare
@@ -72,6 +72,15 @@ assert "four runs: still 72 columns, the baseline in every table" \
 	bash -c "! awk 'length > 72' '$work/w.txt' | grep -q . &&
 		 [ \$(grep -Ec '^case +figure +A +B +C\$' '$work/w.txt') -ge 1 ] &&
 		 [ \$(grep -Ec '^case +figure +A +D\$' '$work/w.txt') -ge 1 ]"
+
+# a case missing from a run: said so, its figures "-", no ratio
+jq 'del(.results[0].cases[2])' "$b" >"$work/nofile.json"
+"$cmp" --format json "$b" "$work/nofile.json" >"$work/nf.json"
+assert_jq "a case missing from a run is said so, its figures null" \
+	"$work/nf.json" '.reproducers[0] | (.warnings == ["case file not in run B"]) and (.cases[2] | .name == "file" and (.rows[0].values[1] == null) and (.rows[0].ratios[1] == null))'
+"$cmp" "$b" "$work/nofile.json" >"$work/nf.txt"
+assert "text: the missing case's row shows - for B" \
+	grep -Eq '^file +max ms +[0-9.]+ +-$' "$work/nf.txt"
 
 # usage errors
 "$cmp" "$a" >/dev/null 2>"$work/e1"

@@ -9,6 +9,12 @@
 . "$(dirname "$0")/../lib/integration.sh"
 
 inst=$work/inst
+# a guest of vm-run --check has the suite's binaries, not its build
+if ! command -v make >/dev/null || [ ! -r "$top/Makefile" ]; then
+	ok "make install and dist # SKIP no make or no source tree here"
+	finish
+	exit 0
+fi
 before=$(snapshot)
 make -C "$top" -s install INSTALL_PATH="$inst" >"$work/install.out" 2>&1
 assert "make install exits 0" [ $? = 0 ]

@@ -7,7 +7,8 @@
 # bad arguments and presets (exit 2, with the file and line), one run-all
 # at a time, a new output directory per run, and signals to run-all's
 # process group forwarded to the reproducer, with run-all returning only
-# once it has ended. No kernel state is touched.
+# once it has ended; --bisect's codes, and git bisect run over a small
+# history that they drive. No kernel state is touched.
 . "$(dirname "$0")/../lib/integration.sh"
 
 set -m
@@ -158,6 +159,40 @@ assert "--bisect after -- is not passed to the reproducers" \
 "$ra" --bisect --no-such-option >/dev/null 2>&1
 assert "--bisect: a usage error exits 128 (aborts git bisect run)" \
 	[ $? = 128 ]
+
+# git bisect run itself, over a history whose commits say what the fake
+# reproducer finds: good x3, error (125: skipped), good, bad, bad. The
+# first commit tested is the error, in the middle.
+repo=$work/history
+if ! command -v git >/dev/null; then
+	ok "git bisect run through run-all --bisect # SKIP no git here"
+else
+rm -rf "$repo"
+git init -q "$repo"
+i=0
+for state in good good good error good bad bad; do
+	i=$((i + 1))
+	echo "$state $i" >"$repo/state"
+	git -C "$repo" add state
+	git -C "$repo" -c user.name=t -c user.email=t@t commit -qm "c$i $state"
+done
+{
+	echo '#!/bin/bash'
+	echo 'case $(cut -d" " -f1 state) in good) c=0 ;; bad) c=1 ;; *) c=2 ;; esac'
+	echo "FAKE_fa=\$c FAKE_fb=0 exec '$ra' --preset quick --bisect \\"
+	echo "	--out '$work/step-'\$(git rev-parse --short HEAD)"
+} >"$work/bisect-step"
+chmod +x "$work/bisect-step"
+first=$(git -C "$repo" rev-list --reverse HEAD | sed -n 1p)
+bad6=$(git -C "$repo" rev-list --reverse HEAD | sed -n 6p)
+(cd "$repo" && git bisect start HEAD "$first" &&
+	git bisect run "$work/bisect-step" && git bisect log) \
+	>"$work/bisect.out" 2>&1
+assert "git bisect run with run-all --bisect finds the first bad commit (c6)" \
+	grep -q "^$bad6 is the first bad commit" "$work/bisect.out"
+assert "and skipped the commit whose run was an error (125)" \
+	grep -q "^git bisect skip " "$work/bisect.out"
+fi
 
 # --- a reproducer that rejects its options ----------------------------
 printf -- '--runs 1\n[fb]\n--bad\n' >"$work/bad-opt.preset"
