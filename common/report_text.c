@@ -64,10 +64,18 @@ void rr_part_text(const struct rr_result *r, char *buf, size_t size)
 		return;
 	}
 	fns[0] = '\0';
-	for (t = 0; t < RR_PT_MAX && o < sizeof(fns); t++)
-		if (r->part.fns[t].found && !strstr(fns, r->part.fns[t].name))
+	for (t = 0; t < RR_PT_MAX && o < sizeof(fns); t++) {
+		const struct rr_walkfn *f = &r->part.fns[t];
+		int u;
+
+		/* each function once (collect_procs serves two types) */
+		for (u = 0; u < t && (!r->part.fns[u].found ||
+				      strcmp(r->part.fns[u].name, f->name)); u++)
+			;
+		if (f->found && u == t)
 			o += snprintf(fns + o, sizeof(fns) - o, "%s%s",
-				      o ? ", " : "", r->part.fns[t].name);
+				      o ? ", " : "", f->name);
+	}
 	snprintf(buf, size,
 		 "%s: %s/%s_TYPE (kprobe) .. %s_TYPE_ret (kretprobe) on %s, paired per task, timed by %s. One interval: %s. It bounds: %s.",
 		 r->part.what, d->system, d->prefix, d->prefix, fns,

@@ -26,9 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "family.h"
 #include "hwpoison.h"

@@ -491,6 +491,7 @@ static void test_judge_calls(void)
 {
 	double v[1] = { 830.0 }, w[1] = { 5.0 }, p[1] = { 600.0 };
 	struct rr_result r;
+	char buf[1024];
 	char *s;
 	int i;
 
@@ -533,6 +534,16 @@ static void test_judge_calls(void)
 	CHECK_CONTAINS(s, "Part     finding the processes that map the page:");
 	CHECK_CONTAINS(s, "rmap_repro/rr_part_TYPE (kprobe) .. rr_part_TYPE_ret");
 	free(s);
+	/* each function named once, collect_procs after collect_procs_ksm */
+	rr_part_choose("finding the processes that map the page",
+		       rr_trigger_hwpoison.part_fns,
+		       "ffffffff81000000 T collect_procs_ksm\nffffffff81000100 t collect_procs\n",
+		       true, &r.part);
+	rr_part_text(&r, buf, sizeof(buf));
+	CHECK_CONTAINS(buf, " on collect_procs_ksm, collect_procs, paired");
+	rr_part_choose("finding the processes that map the page",
+		       rr_trigger_hwpoison.part_fns,
+		       "ffffffff81000000 T collect_procs_ksm\n", true, &r.part);
 	s = render(rr_report_json, &r);
 	CHECK(valid_json(s));
 	CHECK_CONTAINS(s, "\"timed\": true");
