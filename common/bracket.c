@@ -84,6 +84,16 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.mark_system = "migrate",
 		.mark_event = { "set_migration_pte", "remove_migration_pte" },
 	},
+	[RR_BR_LRU_BATCH] = {
+		.id = "lru-batch",
+		.system = "vmscan",
+		.start = "mm_vmscan_lru_isolate",
+		.end = "mm_vmscan_lru_shrink_inactive",
+		.end2 = "mm_vmscan_lru_shrink_active",
+		.value_field = "nr_reclaimed",
+		.what = "one batch of at most 32 folios taken off an LRU list and shrunk (isolate_lru_folios() to the end of shrink_inactive_list() or shrink_active_list()), in any task: the walks of machine-wide pressure run in kswapd and in the allocators (direct reclaim), not in the reproducer",
+		.bounds = "a batch holds the folio_referenced() and try_to_unmap() walks of each folio in it, the pattern's or any other task's; its duration bounds each walk in it from above; it is not one walk",
+	},
 	[RR_BR_PART] = {
 		.id = "kprobe",
 		.system = RR_KPROBE_GROUP,
@@ -115,6 +125,10 @@ bool rr_bracket_available(int bracket, char *why, size_t len)
 	    (d->end && !rr_trace_event_exists(d->system, d->end))) {
 		snprintf(why, len, "no tracepoint %s/%s%s%s", d->system,
 			 d->start, d->end ? " or " : "", d->end ? d->end : "");
+		return false;
+	}
+	if (d->end2 && !rr_trace_event_exists(d->system, d->end2)) {
+		snprintf(why, len, "no tracepoint %s/%s", d->system, d->end2);
 		return false;
 	}
 	return true;
@@ -188,6 +202,9 @@ int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks)
 		if (!err && d->end)
 			err = add_decoder(bp, d->system, d->end, RR_EV_END,
 					  -1);
+		if (!err && d->end2)
+			err = add_decoder(bp, d->system, d->end2, RR_EV_END,
+					  -1);
 	}
 	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++)
 		if (d->mark_event[i])
@@ -259,6 +276,8 @@ int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
 		err = enable(t, d, d->start, pid_filter, bp->type);
 		if (!err && d->end)
 			err = enable(t, d, d->end, pid_filter, bp->type);
+		if (!err && d->end2)
+			err = enable(t, d, d->end2, pid_filter, bp->type);
 	}
 	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++) {
 		if (!d->mark_event[i])
@@ -398,6 +417,7 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 {
 	struct rr_pairer *p = &bp->pairer;
 	bool debug = getenv("RMAP_REPRO_DEBUG");
+	enum rr_task_kind kind;
 	size_t i;
 
 	rr_pairer_finish(p);
@@ -416,6 +436,10 @@ void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		res->intervals++;
 		res->marks += iv->marks;
 		if (bp->use_marks && !iv->marks)
+			continue;
+		kind = rr_task_kind(iv->pid);
+		res->by_task[kind]++;
+		if (bp->skip_own && kind == RR_TASK_REPRO)
 			continue;
 		res->counted++;
 		rr_samples_add(out, (double)(iv->exact ? iv->end_value :

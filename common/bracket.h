@@ -12,9 +12,10 @@
  *                        function (memory_failure()'s collect_procs_ksm),
  *                        timed the kprobe way beside any walk probe;
  *   migrate-batch,       stock brackets around work that contains
- *   memcg-reclaim        walks: on every kernel, named for what they
- *                        are (a migrate_pages batch, a reclaim pass),
- *                        never called a walk latency.
+ *   memcg-reclaim,       walks: on every kernel, named for what they
+ *   lru-batch            are (a migrate_pages batch, a reclaim pass, a
+ *                        batch of folios taken off an LRU list), never
+ *                        called a walk latency.
  *
  * Mark events (migration PTEs set or removed at an address inside the
  * pattern) tie an interval to the pattern when the trigger may act on
@@ -29,6 +30,7 @@
 
 #include "pair.h"
 #include "stats.h"
+#include "tasks.h"
 #include "trace.h"
 
 enum rr_bracket_id {
@@ -39,6 +41,7 @@ enum rr_bracket_id {
 	RR_BR_FUNCGRAPH,
 	RR_BR_KPROBE,
 	RR_BR_PART,
+	RR_BR_LRU_BATCH,
 	RR_BR_MAX
 };
 
@@ -47,6 +50,8 @@ enum rr_bracket_id {
 struct rr_bracket_def {
 	const char *id;			/* JSON "probe" */
 	const char *system, *start, *end; /* end NULL: one event */
+	/* another event that ends it too (or NULL) */
+	const char *end2;
 	const char *value_field;	/* end field kept per interval */
 	const char *dur_field;		/* one event: its duration (ns) */
 	const char *key_field, *key2_field; /* pair start and end by */
@@ -81,6 +86,12 @@ struct rr_bprobe {
 	int pids[4];			/* tasks to keep; none: all */
 	int npids;
 	bool use_marks;			/* count only intervals with marks */
+	/*
+	 * Every task is traced (a trigger that works anywhere): intervals
+	 * of the reproducer's own tasks are not the trigger's (the suite's
+	 * own reclaim that revives kswapd): counted by task, not samples.
+	 */
+	bool skip_own;
 	const char *type;		/* page type to keep, or NULL */
 	const struct rr_walkfn *fns;	/* funcgraph: address -> type */
 	struct rr_decoder dec[RR_MAX_DECODERS];
@@ -97,6 +108,8 @@ struct rr_bprobe_result {
 	unsigned long long marks;	/* pattern marks inside them */
 	unsigned long unpaired;		/* dropped starts and ends */
 	unsigned long long lost;
+	/* the counted ones by their task (tasks.h) */
+	unsigned long by_task[RR_TASK_MAX];
 };
 
 bool rr_bracket_available(int bracket, char *why, size_t len);

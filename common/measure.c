@@ -20,6 +20,7 @@
 #include "pattern.h"
 #include "repro.h"
 #include "sysinfo.h"
+#include "tasks.h"
 #include "trigger.h"
 #include "util.h"
 #include "victim.h"
@@ -202,8 +203,11 @@ static int fire(struct body *b, struct rr_case_result *c,
 	if (b->trig->actors)
 		npids += b->trig->actors(p, pids + npids,
 					 ARRAY_SIZE(pids) - npids);
+	for (k = 0; k < npids; k++)
+		rr_tasks_add(RR_TASK_REPRO, pids[k]);
 	arm.pids = pids;
-	arm.npids = npids;
+	/* work in kswapd and allocating tasks: every task is traced */
+	arm.npids = b->trig->anywhere ? 0 : npids;
 	/*
 	 * A trigger that acts on all memory (compaction): only intervals
 	 * that marked the pattern count. Reclaim and migration act on our
@@ -286,6 +290,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 		c->unpaired += pres[0].unpaired;
 		c->lost_events += pres[0].lost;
 		c->part_unpaired += part.unpaired;
+		for (k = 0; k < RR_TASK_MAX; k++)
+			c->walkers[k] += pres[0].by_task[k];
 		*counted = pres[0].counted;
 		if (!rr_pattern_residency(p, &present1, &swapped)) {
 			c->filled += p->filled * (1 + p->nr_pids);
@@ -547,6 +553,7 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	b.tctx.failures_are_data = b.oracle;
 	b.meter.res = res;
 	b.tctx.compact_node = -1;
+	res->anywhere = trig->anywhere;
 
 	/* The cases exist from here on: a report then says what ran. */
 	res->victim = rr_cfg.victim;

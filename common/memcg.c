@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,9 +205,69 @@ int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 	return err ? err : err2;
 }
 
-/* Undo: the group directory, once the tasks that were in it are gone. */
+static int tasks_of(const char *dir, int *pids, int max)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+	int n = 0, pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (n < max && fscanf(f, "%d", &pid) == 1)
+		pids[n++] = pid;
+	fclose(f);
+	return n;
+}
+
+int rr_memcg_tasks(const struct rr_memcg *cg, int *pids, int max)
+{
+	return tasks_of(cg->path, pids, max);
+}
+
+int rr_memcg_kill(const char *path)
+{
+	int pids[256], n, i, others, tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		n = tasks_of(path, pids, 256);
+		if (n < 0)
+			return n == -ENOENT ? 0 : n;
+		for (i = others = 0; i < n; i++) {
+			if (pids[i] == getpid())	/* never ourselves */
+				continue;
+			kill(pids[i], SIGKILL);
+			others++;
+		}
+		if (!others)
+			return 0;
+		rr_sleep_ms(10);
+	}
+	return -EBUSY;
+}
+
+int rr_memcg_cap(const struct rr_memcg *cg, unsigned long long bytes)
+{
+	char path[PATH_MAX + 32], v[32];
+
+	file_of(cg, cg->ver == RR_MEMCG_V1 ? "memory.limit_in_bytes" :
+		"memory.high", path, sizeof(path));
+	snprintf(v, sizeof(v), "%llu", bytes);
+	return rr_write_file(path, v);
+}
+
+/*
+ * Undo: the group directory, once the tasks that were in it are gone.
+ * Any task still in it is the suite's own (a load the killed run
+ * started): it is killed first.
+ */
 static int undo_cgroup(const char *dir, const char *unused, bool verbose)
 {
+	int err = rr_memcg_kill(dir);
+
+	if (err && verbose)
+		rr_msg("cannot empty %s: %s", dir, strerror(-err));
 	return journal_rmdir(dir, verbose);
 }
 

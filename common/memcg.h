@@ -39,4 +39,15 @@ int rr_memcg_usage(const struct rr_memcg *cg, unsigned long long *bytes);
 int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 		     char *how, size_t len);
 
+/* The tasks in the group (at most max): how many, or -errno. */
+int rr_memcg_tasks(const struct rr_memcg *cg, int *pids, int max);
+/* SIGKILL every task in the group until it is empty (or 2 s pass). */
+int rr_memcg_kill(const char *path);
+/*
+ * Cap what the group may hold at bytes without an OOM kill: v1's limit
+ * (the group's OOM killer is disabled: a task at the limit waits), v2's
+ * memory.high (a task above it is throttled, never killed).
+ */
+int rr_memcg_cap(const struct rr_memcg *cg, unsigned long long bytes);
+
 #endif

@@ -23,7 +23,7 @@ struct rr_meter_arm {
 	enum rr_pass pass;		/* PROBE or COUNT: BARE is not metered */
 	enum rr_page_type type;
 	const int *pids;		/* the tasks to trace */
-	int npids;
+	int npids;			/* 0: every task (anywhere) */
 	/*
 	 * The pattern's address range; with hi set, only intervals that
 	 * marked a page inside it count (a trigger that acts on all

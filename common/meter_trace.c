@@ -96,6 +96,7 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		bp->fns = ps->fns;
 		memcpy(bp->pids, a->pids, a->npids * sizeof(*a->pids));
 		bp->npids = a->npids;
+		bp->skip_own = !a->npids;
 		err = rr_probe_set_pids(ps, &tm->trace, a->pids, a->npids);
 		if (err) {
 			snprintf(why, len, "cannot set set_ftrace_pid");

@@ -118,7 +118,12 @@ static void describe(struct rr_probe_setup *ps)
 			 RR_KPROBE_GROUP, RR_KPROBE_GROUP, fns);
 		break;
 	default:
-		if (d->end)
+		if (d->end2)
+			snprintf(ps->events, sizeof(ps->events),
+				 "%s/%s .. %s/%s or %s/%s", d->system,
+				 d->start, d->system, d->end, d->system,
+				 d->end2);
+		else if (d->end)
 			snprintf(ps->events, sizeof(ps->events),
 				 "%s/%s .. %s/%s", d->system, d->start,
 				 d->system, d->end);

@@ -158,6 +158,14 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "lost_events", c->lost_events);
 	json_uint(j, "unpaired_events", c->unpaired);
 	json_uint(j, "intervals", c->intervals);
+	if (r->anywhere) {
+		json_obj_begin(j, "walkers");
+		for (k = 0; k < RR_TASK_MAX; k++)
+			json_uint(j, rr_task_kind_names[k], c->walkers[k]);
+		json_obj_end(j);
+	} else {
+		json_null(j, "walkers");
+	}
 	json_obj_begin(j, "reach");
 	rr_reach_text(r, c, reach, sizeof(reach));
 	json_str(j, "text", reach);
@@ -325,6 +333,35 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 		json_obj_end(&j);
 	} else {
 		json_null(&j, "part");
+	}
+	if (r->trigger == RR_TRIG_PRESSURE) {
+		const struct rr_pressure_result *pr = &r->pressure;
+
+		json_obj_begin(&j, "pressure");
+		json_uint(&j, "phases", pr->phases);
+		json_uint(&j, "reached", pr->reached);
+		json_uint(&j, "partly", pr->partly);
+		json_uint(&j, "missed", pr->missed);
+		json_uint(&j, "emergency_stops", pr->emergency);
+		json_num(&j, "bound_s", pr->bound_s, 1);
+		json_num(&j, "max_phase_s", pr->max_s, 3);
+		json_num(&j, "max_reach_s", pr->max_reach_s, 3);
+		json_uint(&j, "max_locked_bytes", pr->max_bytes);
+		json_int(&j, "workers", pr->workers);
+		json_uint(&j, "min_free_kb", pr->phases ? pr->min_free_kb : 0);
+		json_uint(&j, "min_available_kb",
+			  pr->phases ? pr->min_avail_kb : 0);
+		json_uint(&j, "floor_kb", pr->floor_kb);
+		json_uint(&j, "kswapd_runs", pr->kswapd_runs);
+		json_uint(&j, "kswapd_revived", pr->revived);
+		json_uint(&j, "oom_kills", pr->oom_kills);
+		json_str(&j, "watermarks", pr->watermarks);
+		json_str(&j, "command", pr->cmd);
+		rr_pressure_text(r, text, sizeof(text));
+		json_str(&j, "text", text);
+		json_obj_end(&j);
+	} else {
+		json_null(&j, "pressure");
 	}
 	json_obj_end(&j);
 

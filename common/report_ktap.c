@@ -32,6 +32,10 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 			rr_trigger_names[r->trigger],
 			rr_brackets[r->probe.bracket].id, r->probe.events,
 			r->runs, r->threshold_ms);
+		if (r->trigger == RR_TRIG_PRESSURE) {
+			rr_pressure_text(r, text, sizeof(text));
+			fprintf(f, "    # pressure: %s\n", text);
+		}
 		fprintf(f, "    1..%d\n", r->nr_cases);
 	}
 	for (i = 0; i < r->nr_cases; i++) {
@@ -71,6 +75,10 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 				c->calls.count);
 			rr_split_text(r, c, text, sizeof(text));
 			fprintf(f, "    # %s: split: %s\n", name, text);
+		}
+		if (r->anywhere) {
+			rr_walkers_text(c, text, sizeof(text));
+			fprintf(f, "    # %s: walkers: %s\n", name, text);
 		}
 		rr_iter_text(c, text, sizeof(text));
 		if (text[0])

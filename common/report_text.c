@@ -117,6 +117,41 @@ void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
 			 sp.rest, r->part.what, sp.part_why, rest);
 }
 
+void rr_pressure_text(const struct rr_result *r, char *buf, size_t size)
+{
+	const struct rr_pressure_result *pr = &r->pressure;
+
+	if (!pr->phases) {
+		snprintf(buf, size, "no pressure phase ran; watermarks %s",
+			 pr->watermarks[0] ? pr->watermarks : "untouched");
+		return;
+	}
+	snprintf(buf, size,
+		 "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u; emergency stops %u; kswapd ran %llu balance runs (pageoutrun) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %llu",
+		 pr->phases, pr->phases == 1 ? "" : "s", pr->max_bytes >> 20,
+		 pr->workers, pr->bound_s, pr->max_s, pr->max_reach_s,
+		 pr->min_free_kb >> 10, pr->floor_kb >> 10,
+		 pr->min_avail_kb >> 10, pr->reached, pr->partly, pr->missed,
+		 pr->emergency, pr->kswapd_runs, pr->revived, pr->watermarks,
+		 pr->oom_kills);
+}
+
+void rr_walkers_text(const struct rr_case_result *c, char *buf, size_t size)
+{
+	size_t o = 0;
+	int k;
+
+	buf[0] = '\0';
+	if (!c->ran)
+		return;
+	for (k = 0; k < RR_TASK_MAX && o < size; k++)
+		o += snprintf(buf + o, size - o, "%s%s %llu", k ? ", " : "",
+			      rr_task_kind_words[k], c->walkers[k]);
+	if (o < size)
+		snprintf(buf + o, size - o,
+			 " (intervals by task; the reproducer's are the suite's own kswapd revivals, left out of the figures)");
+}
+
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size)
 {
@@ -537,6 +572,13 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 rr_trigger_names[r->trigger], r->runs,
 		 r->runs == 1 ? "" : "s", r->trigger_why, r->trigger_how);
 	field(f, "Trigger", buf);
+	if (r->trigger == RR_TRIG_PRESSURE) {
+		rr_pressure_text(r, buf, sizeof(buf));
+		field(f, "Pressure", buf);
+		snprintf(buf, sizeof(buf), "the load's memcg %s; swap %s",
+			 r->memcg, r->swap);
+		field(f, "", buf);
+	}
 	if (r->trigger == RR_TRIG_RECLAIM) {
 		const char *group = strrchr(r->memcg, '/');
 
@@ -591,6 +633,8 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 		field(f, i ? "" : "Reach", buf);
 	}
+	if (r->anywhere)
+		per_case(f, r, "Walkers", "", rr_walkers_text);
 	split_of = r;
 	per_case(f, r, "Split", "", split_text);
 	per_case(f, r, "Oracle", "", oracle_text);

@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "stats.h"
 #include "sysinfo.h"
+#include "tasks.h"
 
 /*
  * When the victim runs: in a pass of its own on a fresh copy of the
@@ -145,6 +146,32 @@ struct rr_case_result {
 	double setup_s, merge_s;
 	struct rr_oracle oracle;
 	struct rr_klog klog;		/* the kernel's log while it ran */
+	/* the probe's counted intervals by the task that ran them */
+	unsigned long long walkers[RR_TASK_MAX];
+};
+
+/*
+ * Machine-wide pressure (the pressure trigger), over all its phases:
+ * what the load held, how low free memory went, how each phase ended.
+ */
+struct rr_pressure_result {
+	unsigned int phases;
+	unsigned int reached;		/* the whole pattern unmapped */
+	unsigned int partly;		/* some of it, then no more */
+	unsigned int missed;		/* none of it within the bound */
+	unsigned int emergency;		/* stopped below the floor */
+	unsigned int revived;		/* dormant kswapd revivals */
+	unsigned long long kswapd_runs;	/* pageoutrun, grown */
+	double max_s;			/* longest phase, s */
+	double max_reach_s;		/* longest wait for the pattern, s */
+	unsigned long long max_bytes;	/* most the load was asked to lock */
+	unsigned long long min_free_kb, min_avail_kb;	/* lowest seen */
+	unsigned long long floor_kb;
+	unsigned long long oom_kills;	/* /proc/vmstat oom_kill, grown */
+	int workers;
+	double bound_s;
+	char watermarks[192];		/* what was changed, or not */
+	char cmd[256];			/* the load's command (last) */
 };
 
 struct rr_result {
@@ -168,6 +195,8 @@ struct rr_result {
 	char iter_items_note[256];	/* why not, if not */
 	char probe_why[512];		/* better probes passed over, why */
 	struct rr_part part;		/* a part of the trigger's calls */
+	bool anywhere;			/* probes traced every task */
+	struct rr_pressure_result pressure;
 	char swap[192];
 	char memcg[PATH_MAX + 16];
 	char instance[64];

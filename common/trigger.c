@@ -14,6 +14,7 @@ const char *const rr_trigger_names[] = {
 	[RR_TRIG_MIGRATE] = "migrate",
 	[RR_TRIG_SOFT_OFFLINE] = "soft-offline",
 	[RR_TRIG_HWPOISON] = "hwpoison",
+	[RR_TRIG_PRESSURE] = "pressure",
 	NULL
 };
 
@@ -23,6 +24,7 @@ static const struct rr_trigger_ops *const table[RR_TRIG_MAX] = {
 	[RR_TRIG_MIGRATE] = &rr_trigger_migrate,
 	[RR_TRIG_SOFT_OFFLINE] = &rr_trigger_soft_offline,
 	[RR_TRIG_HWPOISON] = &rr_trigger_hwpoison,
+	[RR_TRIG_PRESSURE] = &rr_trigger_pressure,
 };
 
 const struct rr_trigger_ops *rr_trigger_get(int t)

@@ -20,6 +20,9 @@
  *            (trigger_soft_offline.c): each migrates to a new frame on
  *            any node and its old frame is retired, then given back
  *            (unpoison-pfn); auto never picks it, a reproducer may.
+ *   pressure machine-wide memory pressure from stress-ng with zram
+ *            swap (trigger_pressure.c): kswapd and direct reclaim walk
+ *            the pattern's pages among every other; opt-in, bounded.
  *   hwpoison memory_failure() of another process's pages
  *            (trigger_hwpoison.c): by frame number through debugfs
  *            corrupt-pfn, or by MADV_HWPOISON in the process that maps
@@ -50,6 +53,7 @@ enum rr_trigger {
 	RR_TRIG_MIGRATE,
 	RR_TRIG_SOFT_OFFLINE,
 	RR_TRIG_HWPOISON,
+	RR_TRIG_PRESSURE,
 	RR_TRIG_MAX
 };
 
@@ -97,6 +101,12 @@ struct rr_trigger_ops {
 	 * own.
 	 */
 	bool backs_off;
+	/*
+	 * Does its work run in tasks that are not the reproducer's
+	 * (kswapd, allocating tasks)? Probes then trace every task, and
+	 * the report says which tasks did the walks.
+	 */
+	bool anywhere;
 	/* Usable here? Changes nothing; why says why not. */
 	bool (*available)(char *why, size_t len);
 	/*
@@ -137,6 +147,15 @@ extern const struct rr_trigger_ops rr_trigger_reclaim;
 extern const struct rr_trigger_ops rr_trigger_migrate;
 extern const struct rr_trigger_ops rr_trigger_soft_offline;
 extern const struct rr_trigger_ops rr_trigger_hwpoison;
+extern const struct rr_trigger_ops rr_trigger_pressure;
+
+/*
+ * Shared by the triggers that reclaim (trigger_reclaim.c): --swappiness
+ * (journaled), and swap (an active one, or a zram device) described in
+ * res.
+ */
+int rr_swappiness_set(char *why, size_t len);
+int rr_swap_setup(struct rr_result *res, char *why, size_t len);
 
 /* The entry of a trigger, NULL for auto or out of range. */
 const struct rr_trigger_ops *rr_trigger_get(int t);

@@ -34,20 +34,13 @@ static bool available(char *why, size_t len)
 static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		 char *why, size_t len)
 {
-	struct rr_swap swap;
 	char name[64];
 	int err;
 
 	/* --swappiness: global, journaled (memcg v2 reclaim follows it) */
-	if (rr_cfg.swappiness) {
-		err = journal_knob_set("/proc/sys/vm/swappiness",
-				       rr_cfg.swappiness);
-		if (err) {
-			snprintf(why, len, "vm.swappiness %s: %s",
-				 rr_cfg.swappiness, strerror(-err));
-			return err;
-		}
-	}
+	err = rr_swappiness_set(why, len);
+	if (err)
+		return err;
 	rr_phase(res, "setup: memory cgroup");
 	snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
 	err = rr_memcg_create(&ctx->cg, name, why, len);
@@ -74,6 +67,37 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	}
 	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
 		 rr_memcg_ver_name(ctx->cg.ver), ctx->cg.path);
+	err = rr_swap_setup(res, why, len);
+	if (err)
+		return err;
+	/*
+	 * Ask for everything the group holds. Reclaim deactivates active
+	 * pages only once the inactive list runs low, and KSM pages sit on
+	 * the active list after merging: a smaller target never reaches
+	 * them. The group holds only this process, so nothing else pays.
+	 */
+	ctx->reclaim_bytes = RR_RECLAIM_ALL;
+	return 0;
+}
+
+int rr_swappiness_set(char *why, size_t len)
+{
+	int err;
+
+	if (!rr_cfg.swappiness)
+		return 0;
+	err = journal_knob_set("/proc/sys/vm/swappiness", rr_cfg.swappiness);
+	if (err)
+		snprintf(why, len, "vm.swappiness %s: %s", rr_cfg.swappiness,
+			 strerror(-err));
+	return err;
+}
+
+int rr_swap_setup(struct rr_result *res, char *why, size_t len)
+{
+	struct rr_swap swap;
+	int err;
+
 	rr_phase(res, "setup: swap");
 	err = rr_swap_ensure(&swap, rr_cfg.swap_mb, why, len);
 	if (err)
@@ -85,13 +109,6 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		snprintf(res->swap + o, sizeof(res->swap) - o,
 			 "; vm.swappiness %s (--swappiness)", rr_cfg.swappiness);
 	}
-	/*
-	 * Ask for everything the group holds. Reclaim deactivates active
-	 * pages only once the inactive list runs low, and KSM pages sit on
-	 * the active list after merging: a smaller target never reaches
-	 * them. The group holds only this process, so nothing else pays.
-	 */
-	ctx->reclaim_bytes = RR_RECLAIM_ALL;
 	return 0;
 }
 
