@@ -152,6 +152,47 @@ int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 	return 0;
 }
 
+/* v2: "0::/path" in /proc/self/cgroup. */
+static int own_v2_group(char *buf, size_t size)
+{
+	char line[PATH_MAX];
+	int err = -ENOENT;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(buf, size, "%s", line + 3);
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+int rr_memcg_current(struct rr_memcg *cg, char *why, size_t len)
+{
+	char mnt[PATH_MAX], own[PATH_MAX];
+	int err;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->ver = rr_memcg_detect(mnt, sizeof(mnt), why, len);
+	if (cg->ver == RR_MEMCG_NONE)
+		return -ENODEV;
+	err = cg->ver == RR_MEMCG_V1 ? own_v1_group(own, sizeof(own)) :
+	      own_v2_group(own, sizeof(own));
+	if (err) {
+		snprintf(why, len, "cannot find our own memory cgroup");
+		return err;
+	}
+	snprintf(cg->path, sizeof(cg->path), "%s%s", mnt,
+		 strcmp(own, "/") ? own : "");
+	return 0;
+}
+
 int rr_memcg_join(const struct rr_memcg *cg)
 {
 	char path[PATH_MAX + 32];
@@ -230,7 +271,8 @@ int rr_memcg_kill(const char *path)
 {
 	int pids[256], n, i, others, tries;
 
-	for (tries = 0; tries < 200; tries++) {
+	/* a task freeing gigabytes of locked memory takes seconds to go */
+	for (tries = 0; tries < 3000; tries++) {
 		n = tasks_of(path, pids, 256);
 		if (n < 0)
 			return n == -ENOENT ? 0 : n;

@@ -23,6 +23,8 @@ enum rr_memcg_ver rr_memcg_detect(char *mnt, size_t size, char *why,
 const char *rr_memcg_ver_name(enum rr_memcg_ver v);
 int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 		    size_t len);
+/* The group the calling process is in now. */
+int rr_memcg_current(struct rr_memcg *cg, char *why, size_t len);
 /* Move the calling process (all its threads) into the group. */
 int rr_memcg_join(const struct rr_memcg *cg);
 int rr_memcg_usage(const struct rr_memcg *cg, unsigned long long *bytes);
@@ -41,7 +43,7 @@ int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 
 /* The tasks in the group (at most max): how many, or -errno. */
 int rr_memcg_tasks(const struct rr_memcg *cg, int *pids, int max);
-/* SIGKILL every task in the group until it is empty (or 2 s pass). */
+/* SIGKILL every task in the group until it is empty (or 30 s pass). */
 int rr_memcg_kill(const char *path);
 /*
  * Cap what the group may hold at bytes without an OOM kill: v1's limit

@@ -220,61 +220,44 @@ bool rr_load_stop(struct rr_load *l, const struct rr_memcg *cg)
 	return exited;
 }
 
-/* The scratch task: 4 MiB of clean, unmapped page cache in the group. */
-static void scratch_child(const char *procs, int ready)
+int rr_kswapd_revive(const struct rr_memcg *scratch,
+		     const struct rr_memcg *home, char *how, size_t len)
 {
 	static char buf[1 << 20];
-	int fd, i;
+	unsigned long long before = 0, after = 0;
+	int fd, i, err = 0;
 
-	if (rr_write_file(procs, "0"))
-		_exit(1);
+	/*
+	 * No child: a fork of a process that maps the pattern would copy
+	 * its VMAs under the anon_vma lock, which kswapd's walks only try
+	 * (a contended walk counts the folio as referenced). The process
+	 * charges the page cache to the scratch group by writing it from
+	 * there, then goes home; its other pages stay charged where they
+	 * are.
+	 */
+	err = rr_memcg_join(scratch);
+	if (err)
+		return err;
 	fd = open("/var/tmp", O_TMPFILE | O_RDWR, 0600);
 	if (fd < 0)
 		fd = open("/tmp", O_TMPFILE | O_RDWR, 0600);
 	if (fd < 0)
-		_exit(1);
+		err = -errno;
 	memset(buf, 0x5a, sizeof(buf));
-	for (i = 0; i < 4; i++)
+	for (i = 0; !err && i < 4; i++)
 		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-			_exit(1);
-	fsync(fd);
-	if (write(ready, "r", 1) != 1)
-		_exit(1);
-	pause();
-	_exit(0);
-}
-
-int rr_kswapd_revive(const struct rr_memcg *scratch, char *how, size_t len)
-{
-	char procs[PATH_MAX + 32], c;
-	unsigned long long before = 0, after = 0;
-	int fds[2], err, status;
-	pid_t pid;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", scratch->path);
-	if (pipe(fds))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -errno;
-	}
-	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(fds[0]);
-		scratch_child(procs, fds[1]);
-	}
-	close(fds[1]);
-	err = read(fds[0], &c, 1) == 1 ? 0 : -EIO;
-	close(fds[0]);
+			err = -EIO;
+	if (!err)
+		fsync(fd);
+	if (rr_memcg_join(home) && !err)
+		err = -EIO;
 	if (!err) {
 		rr_memcg_usage(scratch, &before);
 		err = rr_memcg_reclaim(scratch, RR_RECLAIM_ALL, how, len);
 		rr_memcg_usage(scratch, &after);
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	if (fd >= 0)
+		close(fd);
 	if (!err)
 		snprintf(how, len, "%llu KiB of unmapped page cache reclaimed",
 			 before > after ? (before - after) >> 10 : 0);

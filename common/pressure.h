@@ -84,8 +84,10 @@ bool rr_load_stop(struct rr_load *l, const struct rr_memcg *cg);
  * machine that was under pressure before may have a dormant kswapd that
  * no watermark wakes. A memcg reclaim of 4 MiB of clean, unmapped page
  * cache in a scratch group (no rmap walk: the pages are not mapped) is
- * such progress. how says what was reclaimed.
+ * such progress: the calling process writes it from the scratch group,
+ * then goes back to its home group. how says what was reclaimed.
  */
-int rr_kswapd_revive(const struct rr_memcg *scratch, char *how, size_t len);
+int rr_kswapd_revive(const struct rr_memcg *scratch,
+		     const struct rr_memcg *home, char *how, size_t len);
 
 #endif

@@ -352,9 +352,15 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 		json_uint(&j, "min_available_kb",
 			  pr->phases ? pr->min_avail_kb : 0);
 		json_uint(&j, "floor_kb", pr->floor_kb);
-		json_uint(&j, "kswapd_runs", pr->kswapd_runs);
+		if (pr->no_counters)
+			json_null(&j, "kswapd_scanned");
+		else
+			json_uint(&j, "kswapd_scanned", pr->kswapd_scanned);
 		json_uint(&j, "kswapd_revived", pr->revived);
-		json_uint(&j, "oom_kills", pr->oom_kills);
+		if (pr->no_counters)
+			json_null(&j, "oom_kills");
+		else
+			json_uint(&j, "oom_kills", pr->oom_kills);
 		json_str(&j, "watermarks", pr->watermarks);
 		json_str(&j, "command", pr->cmd);
 		rr_pressure_text(r, text, sizeof(text));

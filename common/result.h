@@ -161,7 +161,8 @@ struct rr_pressure_result {
 	unsigned int missed;		/* none of it within the bound */
 	unsigned int emergency;		/* stopped below the floor */
 	unsigned int revived;		/* dormant kswapd revivals */
-	unsigned long long kswapd_runs;	/* pageoutrun, grown */
+	unsigned long long kswapd_scanned; /* pgscan_kswapd, grown */
+	bool no_counters;		/* no VM event counters: unknown */
 	double max_s;			/* longest phase, s */
 	double max_reach_s;		/* longest wait for the pattern, s */
 	unsigned long long max_bytes;	/* most the load was asked to lock */

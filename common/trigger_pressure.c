@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bracket.h"
@@ -36,9 +38,15 @@
 
 static const char *const kconfig[] = { "SWAP", "MEMCG", NULL };
 
+/* The load tasks a phase may have: more go unreaped, to init. */
+#define MAX_SEEN 64
+
 struct state {
 	struct rr_memcg cg;		/* the load's group */
+	int seen[MAX_SEEN];		/* its tasks met in this phase */
+	int nr_seen;
 	struct rr_memcg scratch;	/* where kswapd is revived */
+	struct rr_memcg home;		/* the reproducer's own group */
 	struct rr_result *res;
 };
 
@@ -107,6 +115,8 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	int err;
 
 	st.res = res;
+	/* the loads' orphaned workers come to us, to be reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pr->floor_kb = rr_cfg.min_free_mb << 10;
 	pr->bound_s = RR_PRESSURE_MAX_S;
 	pr->min_free_kb = pr->min_avail_kb = ~0ULL;
@@ -123,7 +133,9 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
 		 rr_memcg_ver_name(st.cg.ver), st.cg.path);
 	snprintf(name, sizeof(name), "rmap-repro-revive-%d", getpid());
-	err = rr_memcg_create(&st.scratch, name, why, len);
+	err = rr_memcg_current(&st.home, why, len);
+	if (!err)
+		err = rr_memcg_create(&st.scratch, name, why, len);
 	if (err)
 		return err;
 	rr_phase(res, "setup: watermarks");
@@ -146,11 +158,30 @@ static void meminfo(struct rr_pressure_result *pr,
 /* The load's tasks do the direct reclaims: note them as they come. */
 static void note_load(void)
 {
-	int pids[64], n, i;
+	int pids[64], n, i, k;
 
 	n = rr_memcg_tasks(&st.cg, pids, 64);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		rr_tasks_add(RR_TASK_LOAD, pids[i]);
+		for (k = 0; k < st.nr_seen && st.seen[k] != pids[i]; k++)
+			;
+		if (k == st.nr_seen && k < MAX_SEEN)
+			st.seen[st.nr_seen++] = pids[i];
+	}
+}
+
+/*
+ * The loads' workers, orphaned when stress-ng's main process is killed,
+ * come to the measuring process (a child subreaper): reap them, so that
+ * no task of a load outlives its phase.
+ */
+static void reap_seen(void)
+{
+	int i, status;
+
+	for (i = 0; i < st.nr_seen; i++)
+		waitpid(st.seen[i], &status, 0);
+	st.nr_seen = 0;
 }
 
 /*
@@ -173,7 +204,8 @@ static void revive(struct rr_pressure_result *pr)
 {
 	char how[160];
 
-	int err = rr_kswapd_revive(&st.scratch, how, sizeof(how));
+	int err = rr_kswapd_revive(&st.scratch, &st.home, how,
+				   sizeof(how));
 
 	if (!err)
 		pr->revived++;
@@ -310,6 +342,7 @@ static void stop_loads(struct phase *ph)
 	note_load();
 	for (i = 0; i < ph->nloads; i++)
 		rr_load_stop(&ph->load[i], &st.cg);
+	reap_seen();
 }
 
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
@@ -317,7 +350,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	struct rr_pressure_result *pr = &st.res->pressure;
 	const struct rr_pattern *p = ctx->pattern;
 	unsigned long long free_kb = 0, bytes, oom0 = 0, oom1 = 0;
-	unsigned long long runs0 = 0, runs = 0, seen = 0;
+	unsigned long long scan0 = 0, scan = 0, seen = 0;
 	size_t present0 = 0, present, last, swapped;
 	uint64_t t0, changed, now, reach_ns = 0, ran_at;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -350,8 +383,10 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	snprintf(pr->cmd, sizeof(pr->cmd), "%s", ph.load[0].cmd);
 	pr->workers = ph.workers;
 	revive(pr);
-	rr_read_keyed("/proc/vmstat", "pageoutrun", &runs0);
-	seen = runs0;
+	/* CONFIG_VM_EVENT_COUNTERS off: no scan count, no oom_kill */
+	pr->no_counters = rr_read_keyed("/proc/vmstat", "pgscan_kswapd",
+					&scan0) != 0;
+	seen = scan0;
 	t0 = changed = ran_at = rr_now_ns();
 	last = present0;
 	for (;;) {
@@ -387,12 +422,12 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		if (now - t0 > RR_PRESSURE_MAX_S * NSEC_PER_SEC)
 			break;
 		/*
-		 * Below the low watermark and kswapd does not run: it gave
+		 * Below the low watermark and kswapd scans nothing: it gave
 		 * up (16 runs without progress) and must be revived.
 		 */
-		if (!rr_read_keyed("/proc/vmstat", "pageoutrun", &runs) &&
-		    runs != seen) {
-			seen = runs;
+		if (!rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &scan) &&
+		    scan != seen) {
+			seen = scan;
 			ran_at = now;
 		} else if (free_kb < w.low_kb + w.reserve_kb &&
 			   now - ran_at > NSEC_PER_SEC) {
@@ -400,10 +435,10 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 			ran_at = now;
 		}
 	}
-	pr->kswapd_runs += seen - runs0;
+	pr->kswapd_scanned += seen - scan0;
 	if (getenv("RMAP_REPRO_DEBUG"))
-		rr_msg("debug: pressure: %d loads, %llu kswapd runs, MemFree %llu MiB at the end, %zu of %zu pattern pages left",
-		       ph.nloads, seen - runs0, free_kb >> 10, last, present0);
+		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, MemFree %llu MiB at the end, %zu of %zu pattern pages left",
+		       ph.nloads, seen - scan0, free_kb >> 10, last, present0);
 	stop_loads(&ph);
 	settle();
 	rr_read_keyed("/proc/vmstat", "oom_kill", &oom1);

@@ -20,17 +20,29 @@ if ! reclaim_possible; then
 	finish
 fi
 
+# The floor that lets the watermarks widen to four times it (at most
+# 0.3 of memory): 512 MiB here, about 128 MiB in a 2 GiB guest.
+floor=$(awk '$1 == "MemTotal:" { f = int($2 / 1024 / 16);
+	     print (f > 512 ? 512 : f) }' /proc/meminfo)
+# stress-ng tasks (busybox in a guest may have no pgrep)
+load_tasks() {
+	grep -l "^stress-ng" /proc/[0-9]*/comm 2>/dev/null | wc -l
+}
+
 before=$(snapshot)
 oom0=$(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat)
 "$bin/ksm-mprotect-split" --trigger pressure --victim off --runs 1 \
-	--format json --out "$work/p" >"$work/p.json" 2>"$work/p.err"
+	--min-free-mb "$floor" --format json --out "$work/p" \
+	>"$work/p.json" 2>"$work/p.err"
 rc=$?
 after=$(snapshot)
 oom1=$(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat)
 j=$work/p.json
 assert_verdict "ksm-mprotect-split --trigger pressure" "$j" $rc
-assert_jq "the lru-batch bracket measured every case, in any task" "$j" \
-	'.trigger.name == "pressure" and (.cases | all(.probe == "lru-batch" and .latency_ms.count > 0))'
+probe=$(expected_probe auto pressure)
+echo "# here: trigger pressure, probe $probe"
+assert_jq "$probe measured every case, in any task" "$j" \
+	".trigger.name == \"pressure\" and (.cases | all(.probe == \"$probe\" and .latency_ms.count > 0))"
 assert_jq "every phase reached the whole pattern, none missed or stopped" \
 	"$j" '.trigger.pressure as $p | $p.phases == 3 and $p.reached + $p.partly == 3 and $p.missed == 0 and $p.emergency_stops == 0 and (.cases | all(.reach.pages_unmapped > 0))'
 assert_jq "each phase stayed under a minute, the pattern went within 45 s" \
@@ -39,8 +51,9 @@ assert_jq "kswapd or the load ran the batches; the figures are theirs" \
 	"$j" '.cases | all(.walkers.kswapd + .walkers.load > 0 and .walkers.kswapd + .walkers.load + .walkers.other == .latency_ms.count)'
 assert_jq "free memory stayed above the floor; the load locked memory" \
 	"$j" '.trigger.pressure | .min_free_kb >= .floor_kb and .max_locked_bytes > 0 and (.command | test("--vm-locked"))'
+# A kernel without VM event counters has no oom_kill: its log says.
 assert_jq "the report says the OOM killer did not run" "$j" \
-	'.trigger.pressure.oom_kills == 0 and .safety.oom_kill_before == .safety.oom_kill_after'
+	'(.trigger.pressure.oom_kills // 0) == 0 and .safety.oom_kill_before == .safety.oom_kill_after and ([.cases[].kernel_log // [] | .[] | select(test("oom|Out of memory"; "i"))] | length == 0)'
 assert "oom_kill in /proc/vmstat did not move ($oom0 -> $oom1)" \
 	[ "$oom0" = "$oom1" ]
 assert_formats "text, KTAP and JSON agree" "$work/p" ksm-mprotect-split
@@ -52,11 +65,11 @@ assert_same "no load left, the machine is as before" "$before" "$after"
 # SIGTERM while a load holds its memory.
 before=$(snapshot)
 "$bin/ksm-mprotect-split" --trigger pressure --victim off --runs 1 \
-	>"$work/s.out" 2>"$work/s.err" &
+	--min-free-mb "$floor" >"$work/s.out" 2>"$work/s.err" &
 pid=$!
 wait_for "$work/s.err" "case ksm: trigger pressure: still running (3 s)" 120
 reached=$?
-held=$(pgrep -x stress-ng | wc -l)
+held=$(load_tasks)
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -64,6 +77,9 @@ assert "SIGTERM during a pressure phase: the load was running ($held tasks)" \
 	[ $reached = 0 -a "$held" -gt 0 ]
 assert "...the run died of SIGTERM (143) after restoring" \
 	bash -c "[ $rc = 143 ] && grep -q 'the machine is as found' '$work/s.out'"
+# Its tasks left the load's group before the run returned; a moment for
+# init to reap what it inherited.
+for i in 1 2 3 4 5; do [ "$(load_tasks)" = 0 ] && break; sleep 1; done
 assert_same "...no load left, the machine is as before" "$before" \
 	"$(snapshot)"
 finish

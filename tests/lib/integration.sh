@@ -188,8 +188,11 @@ expected_probe() {
 		[ "$want" = auto ] || [ "$want" = "$p" ] || continue
 		probe_offered "$p" || continue
 		if [ "$p" = brackets ]; then
-			[ "$trigger" = reclaim ] && echo memcg-reclaim ||
-				echo migrate-batch
+			case "$trigger" in
+			reclaim) echo memcg-reclaim ;;
+			pressure) echo lru-batch ;;
+			*) echo migrate-batch ;;
+			esac
 		else
 			echo "$p"
 		fi
