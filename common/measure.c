@@ -238,6 +238,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	b->tctx.pattern = p;
 	b->tctx.moved = b->tctx.failed = 0;
 	b->tctx.calls = pass == RR_PASS_PROBE ? &cs->calls : NULL;
+	b->tctx.probe_pass = pass == RR_PASS_PROBE;
 
 	if (probe)
 		b->meter.ops->start(&b->meter);

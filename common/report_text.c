@@ -133,7 +133,7 @@ void rr_pressure_text(const struct rr_result *r, char *buf, size_t size)
 		return;
 	}
 	snprintf(buf, size,
-		 "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u; emergency stops %u; kswapd scanned %s pages (pgscan_kswapd) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %s; MemAvailable counts the raised high watermarks as reserved, so the stop watches MemFree",
+		 "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u (a victim's pass may miss: kswapd backs off from a writer); emergency stops %u; kswapd scanned %s pages (pgscan_kswapd) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %s; MemAvailable counts the raised high watermarks as reserved, so the stop watches MemFree",
 		 pr->phases, pr->phases == 1 ? "" : "s", pr->max_bytes >> 20,
 		 pr->workers, pr->bound_s, pr->max_s, pr->max_reach_s,
 		 pr->min_free_kb >> 10, pr->floor_kb >> 10,

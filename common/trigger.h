@@ -68,6 +68,8 @@ struct rr_trigger_ctx {
 	const struct rr_pattern *pattern;	/* the case's built pattern */
 	unsigned long moved, failed;		/* migrate: outcome */
 	unsigned long fired;			/* firings so far */
+	bool probe_pass;			/* the probe's pass, not the
+						 * victim's or another */
 	/*
 	 * Where a trigger that times its own calls (hwpoison: each write
 	 * to corrupt-pfn) adds their durations, ms; NULL: not asked.

@@ -62,6 +62,17 @@ assert "the text report has the Pressure and Walkers lines" \
 		 grep -q '^Walkers  ksm: ' '$work/p/ksm-mprotect-split.txt'"
 assert_same "no load left, the machine is as before" "$before" "$after"
 
+# A floor that cannot fit below the widest low watermark: a skip that
+# says which floor would, before any load runs; nothing left changed.
+before=$(snapshot)
+huge=$(awk '$1 == "MemTotal:" { print int($2 / 1024 / 3) }' /proc/meminfo)
+"$bin/ksm-mprotect-split" --trigger pressure --min-free-mb "$huge" \
+	--format json >"$work/h.json" 2>"$work/h.err"
+rc=$?
+assert_jq "--min-free-mb $huge: a skip (exit $rc) naming the largest floor" \
+	"$work/h.json" '.verdict == "skip" and (.reason | test("at most [0-9]+ MiB here"))'
+assert_same "...and the machine is as before" "$before" "$(snapshot)"
+
 # SIGTERM while a load holds its memory.
 before=$(snapshot)
 "$bin/ksm-mprotect-split" --trigger pressure --victim off --runs 1 \

@@ -23,9 +23,14 @@ for which in unfixed fixed; do
 	kernel=$(test_kernel $which)
 	out=$work/$which
 	start=$SECONDS
+	# The pressure trigger's own test asserts nothing of the KSM walk's
+	# fix: one kernel is enough (make check's time budget).
+	run=("${names[@]}")
+	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${names[@]}" |
+						   grep -vx pressure)
 	"$top/scripts/vm-run" --kernel "$kernel" \
 		--config "$(test_kernel_config "$kernel")" --check \
-		--out "$out" --timeout 1500 -- "${names[@]}" \
+		--out "$out" --timeout 1500 -- "${run[@]}" \
 		>"$work/$which.out" 2>"$work/$which.err"
 	rc=$?
 	echo "# here: $which kernel: tests/run in the guest took $((SECONDS - start)) s"
