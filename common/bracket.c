@@ -94,6 +94,16 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.what = "one batch of at most 32 folios taken off an LRU list and shrunk (isolate_lru_folios() to the end of shrink_inactive_list() or shrink_active_list()), in any task: the walks of machine-wide pressure run in kswapd and in the allocators (direct reclaim), not in the reproducer",
 		.bounds = "a batch holds the folio_referenced() and try_to_unmap() walks of each folio in it, the pattern's or any other task's; its duration bounds each walk in it from above; it is not one walk",
 	},
+	[RR_BR_KSM_SCAN] = {
+		.id = "ksm-scan",
+		.system = "ksm",
+		.start = "ksm_start_scan",
+		.end = "ksm_stop_scan",
+		.key_field = "seq",
+		.value_field = "rmap_entries",
+		.what = "one full scan of ksmd over every area opted in to KSM, from ksm/ksm_start_scan to ksm/ksm_stop_scan of the same scan number, in ksmd",
+		.bounds = "it is the whole scan, the pauses between batches of pages_to_scan included (sleep_millisecs, 0 during the run): a scan's length, not an rmap walk",
+	},
 	[RR_BR_PART] = {
 		.id = "kprobe",
 		.system = RR_KPROBE_GROUP,

@@ -15,7 +15,9 @@
  *   memcg-reclaim,       walks: on every kernel, named for what they
  *   lru-batch            are (a migrate_pages batch, a reclaim pass, a
  *                        batch of folios taken off an LRU list), never
- *                        called a walk latency.
+ *                        called a walk latency;
+ *   ksm-scan             one full scan of ksmd, for the KSM daemon's
+ *                        reproducers (no walk: a scan's own length).
  *
  * Mark events (migration PTEs set or removed at an address inside the
  * pattern) tie an interval to the pattern when the trigger may act on
@@ -42,6 +44,7 @@ enum rr_bracket_id {
 	RR_BR_KPROBE,
 	RR_BR_PART,
 	RR_BR_LRU_BATCH,
+	RR_BR_KSM_SCAN,
 	RR_BR_MAX
 };
 

@@ -239,6 +239,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	b->tctx.moved = b->tctx.failed = 0;
 	b->tctx.calls = pass == RR_PASS_PROBE ? &cs->calls : NULL;
 	b->tctx.probe_pass = pass == RR_PASS_PROBE;
+	b->tctx.ksmd = pass == RR_PASS_PROBE ? &c->ksmd : NULL;
 
 	if (probe)
 		b->meter.ops->start(&b->meter);

@@ -73,6 +73,11 @@ struct rr_pattern {
 	size_t nr_refs;
 	struct rr_frames *frames;	/* the frames oracle's (oracle.h) */
 	struct rr_family *family;	/* its forked members (family.h) */
+	/*
+	 * ksm-scan: pages of this process ksmd must have merged for the
+	 * trigger's call to end; 0: two full scans end it.
+	 */
+	size_t ksm_goal;
 	void *priv;		/* the reproducer's own */
 };
 

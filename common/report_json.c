@@ -75,6 +75,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 {
 	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
 	char reach[256], what[192], text[768];
+	struct rr_split sp;
 	int k;
 
 	json_obj_begin(j, NULL);
@@ -111,11 +112,11 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "runs", c->runs);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
-	if (c->calls.count) {
-		struct rr_split sp;
-
+	if (c->calls.count)
 		stats(j, "trigger_call_ms", &c->calls);
-		rr_call_split(r, c, &sp);
+	else
+		json_null(j, "trigger_call_ms");
+	if (rr_call_split(r, c, &sp)) {
 		json_obj_begin(j, "trigger_call_split");
 		json_num(j, "calls_ms", sp.calls, 4);
 		json_num(j, "walks_ms", sp.walks, 4);
@@ -141,7 +142,6 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_str(j, "text", text);
 		json_obj_end(j);
 	} else {
-		json_null(j, "trigger_call_ms");
 		json_null(j, "trigger_call_split");
 	}
 	json_arr_begin(j, "cross_check");
@@ -165,6 +165,27 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_obj_end(j);
 	} else {
 		json_null(j, "walkers");
+	}
+	if (c->ksmd.calls) {
+		const struct rr_ksmd_use *u = &c->ksmd;
+
+		json_obj_begin(j, "ksmd");
+		json_uint(j, "calls", u->calls);
+		json_num(j, "seconds", u->s, 3);
+		json_uint(j, "full_scans", u->full_scans);
+		if (u->no_pages_scanned)
+			json_null(j, "pages_scanned");
+		else
+			json_uint(j, "pages_scanned", u->pages_scanned);
+		json_num(j, "cpu_ms", u->cpu_ms, 1);
+		json_uint(j, "state_samples", u->samples);
+		json_uint(j, "d_state_samples", u->d_samples);
+		json_int(j, "merging_pages", u->merging);
+		rr_ksmd_text(c, text, sizeof(text));
+		json_str(j, "text", text);
+		json_obj_end(j);
+	} else {
+		json_null(j, "ksmd");
 	}
 	json_obj_begin(j, "reach");
 	rr_reach_text(r, c, reach, sizeof(reach));
@@ -381,6 +402,10 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_num(&j, "threshold_ms", r->threshold_ms, 3);
 	json_num(&j, "min_ratio", r->min_ratio, 3);
 	json_str(&j, "verdict_policy", rr_policy_names[r->policy]);
+	if (r->bench_ms_per_gb > 0)
+		json_num(&j, "max_ms_per_gb", r->bench_ms_per_gb, 3);
+	else
+		json_null(&j, "max_ms_per_gb");
 	json_str(&j, "verdict_on", r->judge_calls ? "trigger calls" :
 		 "probe intervals");
 

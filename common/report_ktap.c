@@ -74,12 +74,17 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 				name, c->calls.max, c->calls.p50,
 				c->calls.count);
 			rr_split_text(r, c, text, sizeof(text));
-			fprintf(f, "    # %s: split: %s\n", name, text);
+			if (text[0])
+				fprintf(f, "    # %s: split: %s\n", name,
+					text);
 		}
 		if (r->anywhere) {
 			rr_walkers_text(c, text, sizeof(text));
 			fprintf(f, "    # %s: walkers: %s\n", name, text);
 		}
+		rr_ksmd_text(c, text, sizeof(text));
+		if (text[0])
+			fprintf(f, "    # %s: ksmd: %s\n", name, text);
 		rr_iter_text(c, text, sizeof(text));
 		if (text[0])
 			fprintf(f, "    # %s: %s\n", name, text);

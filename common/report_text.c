@@ -37,7 +37,8 @@ bool rr_call_split(const struct rr_result *r, const struct rr_case_result *c,
 		   struct rr_split *sp)
 {
 	memset(sp, 0, sizeof(*sp));
-	if (!c->calls.count)
+	/* only walks split a call: a scan bracket (ksm-scan) does not */
+	if (!c->calls.count || !rr_brackets[r->probe.bracket].walk)
 		return false;
 	sp->calls = c->calls.mean * c->calls.count;
 	sp->walks = c->latency.mean * c->latency.count;
@@ -154,7 +155,31 @@ void rr_walkers_text(const struct rr_case_result *c, char *buf, size_t size)
 			      rr_task_kind_words[k], c->walkers[k]);
 	if (o < size)
 		snprintf(buf + o, size - o,
-			 " (intervals by task; the reproducer's are the suite's own kswapd revivals, left out of the figures)");
+			 " (intervals by task; the reproducer's own are left out of the figures)");
+}
+
+void rr_ksmd_text(const struct rr_case_result *c, char *buf, size_t size)
+{
+	const struct rr_ksmd_use *u = &c->ksmd;
+	char scanned[96] = "pages scanned unknown (no pages_scanned counter)";
+
+	buf[0] = '\0';
+	if (!u->calls)
+		return;
+	if (!u->no_pages_scanned)
+		snprintf(scanned, sizeof(scanned),
+			 "%llu pages scanned (%.0f pages/s, %.2f us of ksmd CPU per page)",
+			 u->pages_scanned, u->s > 0 ? u->pages_scanned / u->s : 0,
+			 u->pages_scanned ? u->cpu_ms * 1000 / u->pages_scanned :
+			 0);
+	snprintf(buf, size,
+		 "ran %.2f s in %u call%s: %llu full scans, %s; CPU %.0f ms (/proc/PID/stat, clock ticks); in D state in %.1f%% of %llu samples (every 10 ms); %lld pages of this process merged at the end (%.1f MiB saved)",
+		 u->s, u->calls, u->calls == 1 ? "" : "s", u->full_scans,
+		 scanned, u->cpu_ms,
+		 u->samples ? 100.0 * u->d_samples / u->samples : 0,
+		 u->samples, u->merging,
+		 u->merging > 0 ? u->merging * (double)rr_page_size() /
+		 (1 << 20) : 0);
 }
 
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
@@ -640,6 +665,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	if (r->anywhere)
 		per_case(f, r, "Walkers", "", rr_walkers_text);
+	per_case(f, r, "ksmd", "", rr_ksmd_text);
 	split_of = r;
 	per_case(f, r, "Split", "", split_text);
 	per_case(f, r, "Oracle", "", oracle_text);

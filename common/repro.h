@@ -102,6 +102,11 @@ struct rr_repro {
 	 * walks (memory_failure(): finding the processes, then the walk).
 	 */
 	bool judge_calls;
+	/*
+	 * KSM is what it measures, whatever its cases' page types (ksmd's
+	 * scans): it needs KSM and takes the KSM options.
+	 */
+	bool uses_ksm;
 	/* Check option combinations: false, with why, is a usage error. */
 	bool (*check)(char *why, size_t len);
 	/* The pattern of one case, into a zeroed spec. */
@@ -164,6 +169,12 @@ enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };
 extern struct rr_config rr_cfg;
 
 int rr_main(const struct rr_repro *r, int argc, char **argv);
+/*
+ * A check() for reproducers with no victim thread (nothing toggles an
+ * rmap lock in their pattern): --victim auto becomes off, another mode
+ * is a usage error.
+ */
+bool rr_victim_none(char *why, size_t len);
 /*
  * Is the declaration sound: one subject, at most RR_MAX_CASES cases,
  * each named once (a KTAP and JSON name: [a-z0-9-])?

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "util.h"
 
 const char *const rr_victim_names[] = {
 	[RR_VICTIM_AUTO] = "auto",
@@ -29,6 +30,7 @@ const char *const rr_policy_names[] = {
 	[RR_POLICY_BOTH] = "latency and correctness",
 	[RR_POLICY_LATENCY] = "latency",
 	[RR_POLICY_CORRECTNESS] = "correctness",
+	[RR_POLICY_BENCHMARK] = "benchmark",
 };
 
 struct rr_case_result *rr_result_subject(const struct rr_result *r)
@@ -248,6 +250,31 @@ static bool oracle_verdict(struct rr_result *r, const struct rr_case_result *s)
 	return true;
 }
 
+/*
+ * A benchmark (ksm-scan-cost): nothing is judged unless it was given a
+ * bound, then the subject's longest interval per GiB of its pattern.
+ */
+static void bench_verdict(struct rr_result *r, const struct rr_case_result *s)
+{
+	double gib = (double)s->pages * rr_page_size() / (1 << 30);
+	double per = gib > 0 ? s->latency.max / gib : 0;
+
+	if (!s->latency.count)
+		rr_set_verdict(r, RR_ERROR, "%s case: nothing measured",
+			       rr_case_label(s));
+	else if (r->bench_ms_per_gb <= 0)
+		rr_set_verdict(r, RR_NOT_REPRODUCED,
+			       "a benchmark, nothing judged: %s case max %.3f ms, %.1f ms per GiB (give a bound to judge it)",
+			       rr_case_label(s), s->latency.max, per);
+	else
+		rr_set_verdict(r, per > r->bench_ms_per_gb ? RR_REPRODUCED :
+			       RR_NOT_REPRODUCED,
+			       "%s case max %.3f ms is %.1f ms per GiB: %s the bound of %.1f ms per GiB",
+			       rr_case_label(s), s->latency.max, per,
+			       per > r->bench_ms_per_gb ? "over" : "within",
+			       r->bench_ms_per_gb);
+}
+
 void rr_verdict_compute(struct rr_result *r)
 {
 	struct rr_case_result *s = rr_result_subject(r);
@@ -273,6 +300,10 @@ void rr_verdict_compute(struct rr_result *r)
 	if (!cases_usable(r, s, ctl, sizeof(ctl), unreached,
 			  sizeof(unreached), &worst))
 		return;
+	if (r->policy == RR_POLICY_BENCHMARK) {
+		bench_verdict(r, s);
+		return;
+	}
 	if (r->policy != RR_POLICY_LATENCY && oracle_verdict(r, s))
 		return;
 	if (!ctl[0]) {

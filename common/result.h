@@ -61,7 +61,8 @@ extern const char *const rr_role_names[];
  * default); the latency alone (an oracle's outcome is reported, not
  * judged); or the oracle alone (latency reported, not judged).
  */
-enum rr_policy { RR_POLICY_BOTH, RR_POLICY_LATENCY, RR_POLICY_CORRECTNESS };
+enum rr_policy { RR_POLICY_BOTH, RR_POLICY_LATENCY, RR_POLICY_CORRECTNESS,
+		 RR_POLICY_BENCHMARK };
 
 extern const char *const rr_policy_names[];
 
@@ -92,6 +93,23 @@ struct rr_oracle {
 	unsigned long long pages_checked, pages_failed;
 	unsigned long long mappings_checked, mappings_missed;
 	char reason[256];		/* the first failure, or what was checked */
+};
+
+/*
+ * ksmd while the ksm-scan trigger ran it (a case's probe pass, summed
+ * over runs): what it scanned, its CPU time (/proc/PID/stat utime and
+ * stime of ksmd), how often it was seen in D state (sampled every 10 ms),
+ * and what it merged.
+ */
+struct rr_ksmd_use {
+	unsigned int calls;
+	double s;			/* time ksmd ran, s */
+	unsigned long long full_scans;
+	unsigned long long pages_scanned;	/* /sys/kernel/mm/ksm */
+	bool no_pages_scanned;		/* that counter is missing */
+	double cpu_ms;
+	unsigned long long samples, d_samples;
+	long long merging;		/* this process's, at the end */
 };
 
 struct rr_case_result {
@@ -148,6 +166,7 @@ struct rr_case_result {
 	struct rr_klog klog;		/* the kernel's log while it ran */
 	/* the probe's counted intervals by the task that ran them */
 	unsigned long long walkers[RR_TASK_MAX];
+	struct rr_ksmd_use ksmd;	/* the ksm-scan trigger's */
 };
 
 /*
@@ -205,6 +224,7 @@ struct rr_result {
 	double threshold_ms, min_ratio;
 	enum rr_policy policy;
 	bool judge_calls;		/* the verdict on trigger calls */
+	double bench_ms_per_gb;		/* a benchmark's bound; 0: none */
 	/* pattern parameters, for the report */
 	unsigned long long pages;
 	unsigned long long max_page_sharing;
@@ -249,7 +269,9 @@ const char *rr_case_label(const struct rr_case_result *c);
  * reached is left out, and named in the reason; none reached is an error.
  * With an oracle: a control that fails it is an error, the subject
  * failing it is reproduced (a correctness failure), whatever the latency.
- * The policy may judge the latency alone, or the oracle alone.
+ * The policy may judge the latency alone, or the oracle alone. A
+ * benchmark judges nothing unless given a bound (bench_ms_per_gb): then
+ * the subject's longest interval per GiB of its pattern against it.
  */
 void rr_verdict_compute(struct rr_result *r);
 void rr_set_verdict(struct rr_result *r, enum rr_verdict v,

@@ -156,10 +156,25 @@ bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len)
 	return true;
 }
 
+bool rr_victim_none(char *why, size_t len)
+{
+	if (rr_cfg.victim == RR_VICTIM_AUTO)
+		rr_cfg.victim = RR_VICTIM_OFF;
+	if (rr_cfg.victim == RR_VICTIM_OFF)
+		return true;
+	snprintf(why, len,
+		 "--victim %s: this reproducer has no victim thread (its pattern has no rmap lock for one to wait on)",
+		 rr_victim_names[rr_cfg.victim]);
+	return false;
+}
+
+/* A KSM case, or KSM itself is what it measures (uses_ksm). */
 static bool has_ksm_case(const struct rr_repro *r)
 {
 	int i;
 
+	if (r->uses_ksm)
+		return true;
 	for (i = 0; i < r->nr_cases; i++)
 		if (r->cases[i].type == RR_PT_KSM)
 			return true;
@@ -414,12 +429,25 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 			 "chosen with --trigger");
 	}
 	res->trigger = t;
-	if (rr_probe_select(rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
+	to = rr_trigger_get(t);
+	/* a trigger with no rmap walk: its bracket is the probe */
+	if (to->bracket_only && rr_cfg.probe != RR_PROBE_AUTO &&
+	    rr_cfg.probe != RR_PROBE_BRACKETS) {
+		rr_set_verdict(res, RR_SKIP,
+			       "probe %s: trigger %s has no rmap walk to time; only its bracket measures it",
+			       rr_probe_names[rr_cfg.probe], to->name);
+		return false;
+	}
+	if (rr_probe_select(to->bracket_only ? RR_PROBE_BRACKETS :
+			    rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
 			    res->probe_why, sizeof(res->probe_why))) {
 		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
 		return false;
 	}
-	to = rr_trigger_get(t);
+	if (to->bracket_only)
+		snprintf(res->probe_why, sizeof(res->probe_why),
+			 "trigger %s has no rmap walk to time: its bracket is the probe",
+			 to->name);
 	if (to->part_what)
 		rr_part_select(to->part_what, to->part_fns, &res->part);
 	res->probe_cost = rr_cfg.probe_cost;
@@ -428,8 +456,8 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 		rr_set_verdict(res, RR_SKIP, "--iterations: %s", why);
 		return false;
 	}
-	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && k < RR_PROBE_BRACKETS;
-	     k++) {
+	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && !to->bracket_only &&
+	     k < RR_PROBE_BRACKETS; k++) {
 		if (k == res->probe.kind || res->nr_cross == RR_MAX_CROSS ||
 		    rr_probe_select(k, rr_trigger_bracket(t),
 				    &res->cross[res->nr_cross], why,

@@ -12,6 +12,7 @@ const char *const rr_task_kind_names[] = {
 	[RR_TASK_REPRO] = "reproducer",
 	[RR_TASK_KSWAPD] = "kswapd",
 	[RR_TASK_LOAD] = "load",
+	[RR_TASK_KSMD] = "ksmd",
 	[RR_TASK_OTHER] = "other",
 };
 
@@ -19,6 +20,7 @@ const char *const rr_task_kind_words[] = {
 	[RR_TASK_REPRO] = "the reproducer",
 	[RR_TASK_KSWAPD] = "kswapd",
 	[RR_TASK_LOAD] = "the load (direct reclaim)",
+	[RR_TASK_KSMD] = "ksmd",
 	[RR_TASK_OTHER] = "other tasks",
 };
 
@@ -45,12 +47,6 @@ void rr_tasks_add(enum rr_task_kind kind, int pid)
 		noted[nr_noted].pid = pid;
 		noted[nr_noted++].kind = kind;
 	}
-}
-
-void rr_tasks_reset(void)
-{
-	nr_noted = 0;
-	kswapd_found = false;
 }
 
 /* kswapd0, kswapd1, ...: kernel threads named after their node. */

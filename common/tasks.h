@@ -13,19 +13,18 @@ enum rr_task_kind {
 	RR_TASK_REPRO,
 	RR_TASK_KSWAPD,
 	RR_TASK_LOAD,
+	RR_TASK_KSMD,
 	RR_TASK_OTHER,
 	RR_TASK_MAX
 };
 
-/* JSON keys: "reproducer", "kswapd", "load", "other". */
+/* JSON keys: "reproducer", "kswapd", "load", "ksmd", "other". */
 extern const char *const rr_task_kind_names[];
 /* The report's words for each. */
 extern const char *const rr_task_kind_words[];
 
 /* Note a task of a kind (the reproducer's, the load's). */
 void rr_tasks_add(enum rr_task_kind kind, int pid);
-/* Forget the tasks noted (kswapd threads are found again). */
-void rr_tasks_reset(void);
 /*
  * The kind of a task: one noted, else a kswapd thread (its comm, read
  * once), else other.

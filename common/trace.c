@@ -164,7 +164,7 @@ static int missed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
 int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len)
 {
-	const char *systems[] = { "rmap", "migrate", "vmscan", "compaction",
+	const char *systems[] = { "rmap", "migrate", "vmscan", "compaction", "ksm",
 				  "ftrace", "rmap_repro", NULL };
 	char path[512];
 	int err;

@@ -15,6 +15,7 @@ const char *const rr_trigger_names[] = {
 	[RR_TRIG_SOFT_OFFLINE] = "soft-offline",
 	[RR_TRIG_HWPOISON] = "hwpoison",
 	[RR_TRIG_PRESSURE] = "pressure",
+	[RR_TRIG_KSM_SCAN] = "ksm-scan",
 	NULL
 };
 
@@ -25,6 +26,7 @@ static const struct rr_trigger_ops *const table[RR_TRIG_MAX] = {
 	[RR_TRIG_SOFT_OFFLINE] = &rr_trigger_soft_offline,
 	[RR_TRIG_HWPOISON] = &rr_trigger_hwpoison,
 	[RR_TRIG_PRESSURE] = &rr_trigger_pressure,
+	[RR_TRIG_KSM_SCAN] = &rr_trigger_ksm_scan,
 };
 
 const struct rr_trigger_ops *rr_trigger_get(int t)

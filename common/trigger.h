@@ -23,6 +23,9 @@
  *   pressure machine-wide memory pressure from stress-ng with zram
  *            swap (trigger_pressure.c): kswapd and direct reclaim walk
  *            the pattern's pages among every other; opt-in, bounded.
+ *   ksm-scan ksmd itself (trigger_ksm_scan.c), for the KSM daemon's
+ *            reproducers: run until the case's pages are merged, or
+ *            for two full scans; no rmap walk, only its bracket.
  *   hwpoison memory_failure() of another process's pages
  *            (trigger_hwpoison.c): by frame number through debugfs
  *            corrupt-pfn, or by MADV_HWPOISON in the process that maps
@@ -45,6 +48,7 @@
 
 struct rr_result;
 struct rr_case_result;
+struct rr_ksmd_use;
 
 enum rr_trigger {
 	RR_TRIG_AUTO,
@@ -54,6 +58,7 @@ enum rr_trigger {
 	RR_TRIG_SOFT_OFFLINE,
 	RR_TRIG_HWPOISON,
 	RR_TRIG_PRESSURE,
+	RR_TRIG_KSM_SCAN,
 	RR_TRIG_MAX
 };
 
@@ -70,6 +75,8 @@ struct rr_trigger_ctx {
 	unsigned long fired;			/* firings so far */
 	bool probe_pass;			/* the probe's pass, not the
 						 * victim's or another */
+	struct rr_ksmd_use *ksmd;		/* ksm-scan: the probe pass's
+						 * figures go here */
 	/*
 	 * Where a trigger that times its own calls (hwpoison: each write
 	 * to corrupt-pfn) adds their durations, ms; NULL: not asked.
@@ -109,6 +116,11 @@ struct rr_trigger_ops {
 	 * the report says which tasks did the walks.
 	 */
 	bool anywhere;
+	/*
+	 * Is its bracket the only probe that makes sense (no rmap walk to
+	 * time: ksmd's scans)? Walk-level probes are then refused.
+	 */
+	bool bracket_only;
 	/* Usable here? Changes nothing; why says why not. */
 	bool (*available)(char *why, size_t len);
 	/*
@@ -150,6 +162,7 @@ extern const struct rr_trigger_ops rr_trigger_migrate;
 extern const struct rr_trigger_ops rr_trigger_soft_offline;
 extern const struct rr_trigger_ops rr_trigger_hwpoison;
 extern const struct rr_trigger_ops rr_trigger_pressure;
+extern const struct rr_trigger_ops rr_trigger_ksm_scan;
 
 /*
  * Shared by the triggers that reclaim (trigger_reclaim.c): --swappiness

@@ -193,8 +193,8 @@ static void reap_seen(void)
 }
 
 /*
- * Let kswapd finish the run the load started, so that its sleep is
- * traced: until pgscan_kswapd stops moving (at most 2 s).
+ * Let kswapd finish the batches the load started while the trace still
+ * runs: until pgscan_kswapd stops moving (at most 2 s).
  */
 static void settle(void)
 {
@@ -211,9 +211,7 @@ static void settle(void)
 static void revive(struct rr_pressure_result *pr)
 {
 	char how[160];
-
-	int err = rr_kswapd_revive(&st.scratch, &st.home, how,
-				   sizeof(how));
+	int err = rr_kswapd_revive(&st.scratch, &st.home, how, sizeof(how));
 
 	if (!err)
 		pr->revived++;

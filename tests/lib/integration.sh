@@ -218,6 +218,11 @@ verdict_rule='
 	   any(.cases[] | select(.role == "control"); .oracle | failed)
 	then "error"
 	elif $p != "latency" and ($s.oracle | failed) then "reproduced"
+	elif $p == "benchmark" then
+		(if .max_ms_per_gb == null then "not-reproduced"
+		 elif $k / ($s.pattern.pages * 4096 / 1073741824) >
+		      .max_ms_per_gb then "reproduced"
+		 else "not-reproduced" end)
 	elif $p == "correctness" then
 		(if $s.oracle == null then "error" else "not-reproduced" end)
 	elif $k > .threshold_ms and $k >= .min_ratio * $c
@@ -280,9 +285,9 @@ assert_formats() {
 		grep -qx "not ok 1 $name" "$dir/$name.ktap" ||
 			why="$why; ktap not 'not ok'"
 	fi
-	for c in $(jq -r '.cases[] | select(.latency_ms.count > 0) | .page_type' "$j"); do
-		cnt=$(jq -r ".cases[] | select(.page_type == \"$c\") | .latency_ms.count" "$j")
-		max=$(jq -r ".cases[] | select(.page_type == \"$c\") | .latency_ms.max" "$j")
+	for c in $(jq -r '.cases[] | select(.latency_ms.count > 0) | .name' "$j"); do
+		cnt=$(jq -r ".cases[] | select(.name == \"$c\") | .latency_ms.count" "$j")
+		max=$(jq -r ".cases[] | select(.name == \"$c\") | .latency_ms.max" "$j")
 		# "case n min p50 p90 p99 max lost" in the text table; KTAP's
 		# "# case: max M ms, p50 P ms over N intervals"; both print
 		# 3 decimals of what JSON gives with 4.
