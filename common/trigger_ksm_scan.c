@@ -147,10 +147,12 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		}
 	}
 	t1 = rr_now_ns();
-	/* run=0 keeps what ksmd merged */
+	/*
+	 * run=0 keeps what ksmd merged. Its CPU time was last read at the
+	 * goal: the rest of the batch it finishes after is not counted.
+	 */
 	if (rr_ksm_run(false) && !err)
 		err = -EIO;
-	ksmd_stat(&state, &cpu1);
 	snprintf(how, len,
 		 "ksmd ran %.2f s (run=1 to run=0): %llu full scans, %lld pages of this process merged (goal %zu%s)",
 		 (double)(t1 - t0) / NSEC_PER_SEC,
