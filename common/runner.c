@@ -222,9 +222,18 @@ static bool check_compact_node(char *err, size_t len)
 /* --trigger: one the reproducer can use. */
 static bool check_trigger(const struct rr_repro *r, char *err, size_t len)
 {
+	const struct rr_trigger_ops *ops = rr_trigger_get(rr_cfg.trigger);
 	int i;
 
-	if (!r->triggers || rr_cfg.trigger == RR_TRIG_AUTO)
+	if (rr_cfg.trigger == RR_TRIG_AUTO)
+		return true;
+	if (!r->triggers && ops && ops->only_listed) {
+		snprintf(err, len,
+			 "--trigger %s: only for the reproducers that list it (it measures something else than their walks)",
+			 ops->name);
+		return false;
+	}
+	if (!r->triggers)
 		return true;
 	for (i = 0; r->triggers[i]; i++)
 		if (r->triggers[i] == rr_cfg.trigger)

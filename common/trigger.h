@@ -121,6 +121,11 @@ struct rr_trigger_ops {
 	 * time: ksmd's scans)? Walk-level probes are then refused.
 	 */
 	bool bracket_only;
+	/*
+	 * Only for the reproducers that list it (ksm-scan measures ksmd,
+	 * not the walks of the others' patterns).
+	 */
+	bool only_listed;
 	/* Usable here? Changes nothing; why says why not. */
 	bool (*available)(char *why, size_t len);
 	/*

@@ -192,6 +192,7 @@ const struct rr_trigger_ops rr_trigger_ksm_scan = {
 	.bracket = RR_BR_KSM_SCAN,
 	.anywhere = true,
 	.bracket_only = true,
+	.only_listed = true,
 	.available = available,
 	.setup = setup,
 	.fire = fire,

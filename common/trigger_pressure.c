@@ -47,6 +47,7 @@ struct state {
 	int nr_seen;
 	struct rr_memcg scratch;	/* where kswapd is revived */
 	struct rr_memcg home;		/* the reproducer's own group */
+	unsigned long wsf_found, wsf_want;	/* watermark_scale_factor */
 	struct rr_result *res;
 };
 
@@ -68,13 +69,43 @@ static bool available(char *why, size_t len)
 	return rr_bracket_available(RR_BR_LRU_BATCH, why, len);
 }
 
-/* Widen the min-to-low gap to four times the floor (journaled). */
+/*
+ * Widen the min-to-low gap to four times the floor (journaled), for a
+ * phase only: raised watermarks count as reserved in MemAvailable, which
+ * the floor checks between phases read. w gets the watermarks set.
+ */
+static int raise_watermarks(struct rr_watermarks *w, char *why, size_t len)
+{
+	char v[32];
+	int err;
+
+	if (st.wsf_want == st.wsf_found)
+		return rr_watermarks_read(w);
+	snprintf(v, sizeof(v), "%lu", st.wsf_want);
+	err = journal_knob_set(WSF_PATH, v);
+	if (!err)
+		err = rr_watermarks_read(w);
+	if (err)
+		snprintf(why, len, "vm.watermark_scale_factor %s: %s", v,
+			 strerror(-err));
+	return err;
+}
+
+/* Back to the value found (the journal keeps it for a killed run). */
+static void lower_watermarks(void)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lu", st.wsf_found);
+	if (st.wsf_want != st.wsf_found)
+		journal_knob_set(WSF_PATH, v);
+}
+
+/* What the phases will set, and whether the floor fits below it. */
 static int watermarks(struct rr_pressure_result *pr, char *why, size_t len)
 {
 	struct rr_watermarks w;
-	unsigned long long now = 0;
-	unsigned long want;
-	char v[32];
+	unsigned long long now = 0, left;
 	int err;
 
 	err = rr_watermarks_read(&w);
@@ -85,31 +116,27 @@ static int watermarks(struct rr_pressure_result *pr, char *why, size_t len)
 			 strerror(-err));
 		return err;
 	}
-	want = rr_pressure_wsf(&w, now, pr->floor_kb);
-	if (want == now) {
+	st.wsf_found = now;
+	st.wsf_want = rr_pressure_wsf(&w, now, pr->floor_kb);
+	err = raise_watermarks(&w, why, len);
+	lower_watermarks();
+	if (err)
+		return err;
+	if (st.wsf_want == now)
 		snprintf(pr->watermarks, sizeof(pr->watermarks),
 			 "as found (vm.watermark_scale_factor %llu; min %llu MiB, low %llu MiB)",
 			 now, w.min_kb >> 10, w.low_kb >> 10);
-		return 0;
-	}
-	snprintf(v, sizeof(v), "%lu", want);
-	err = journal_knob_set(WSF_PATH, v);
-	if (!err)
-		err = rr_watermarks_read(&w);
-	if (err) {
-		snprintf(why, len, "vm.watermark_scale_factor %s: %s", v,
-			 strerror(-err));
-		return err;
-	}
-	snprintf(pr->watermarks, sizeof(pr->watermarks),
-		 "vm.watermark_scale_factor %llu -> %lu (journaled): min %llu MiB, low %llu MiB, high %llu MiB",
-		 now, want, w.min_kb >> 10, w.low_kb >> 10, w.high_kb >> 10);
+	else
+		snprintf(pr->watermarks, sizeof(pr->watermarks),
+			 "vm.watermark_scale_factor %llu -> %lu during each phase (journaled): min %llu MiB, low %llu MiB, high %llu MiB",
+			 now, st.wsf_want, w.min_kb >> 10, w.low_kb >> 10,
+			 w.high_kb >> 10);
 	/* the gap cannot hold the floor: a skip that says what would */
-	if (w.min_kb + (w.low_kb - w.min_kb) / 3 < pr->floor_kb) {
+	left = w.min_kb + (w.low_kb - w.min_kb) / 3;
+	if (left < pr->floor_kb) {
 		snprintf(why, len,
 			 "the --min-free-mb floor of %llu MiB does not fit below the low watermark even at vm.watermark_scale_factor %lu: at most %llu MiB here",
-			 pr->floor_kb >> 10, want,
-			 (w.min_kb + (w.low_kb - w.min_kb) / 3) >> 10);
+			 pr->floor_kb >> 10, st.wsf_want, left >> 10);
 		return -ENODEV;
 	}
 	return 0;
@@ -378,17 +405,15 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	}
 	settle_free();
 	meminfo(pr, &free_kb);
-	err = rr_watermarks_read(&w);
-	if (err) {
-		snprintf(how, len, "cannot read /proc/zoneinfo");
+	err = raise_watermarks(&w, how, len);
+	if (err)
 		return err;
-	}
 	bytes = rr_pressure_bytes(&w, free_kb, pr->floor_kb, how, len);
-	if (!bytes)
-		return -ENOSPC;
-	err = add_load(&ph, bytes, why, sizeof(why));
+	err = bytes ? add_load(&ph, bytes, why, sizeof(why)) : -ENOSPC;
 	if (err) {
-		snprintf(how, len, "%s", why[0] ? why : strerror(-err));
+		lower_watermarks();
+		if (bytes)
+			snprintf(how, len, "%s", why[0] ? why : strerror(-err));
 		return err;
 	}
 	snprintf(pr->cmd, sizeof(pr->cmd), "%s", ph.load[0].cmd);
@@ -451,6 +476,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, MemFree %llu MiB at the end, %zu of %zu pattern pages left",
 		       ph.nloads, seen - scan0, free_kb >> 10, last, present0);
 	stop_loads(&ph);
+	lower_watermarks();
 	settle();
 	rr_read_keyed("/proc/vmstat", "oom_kill", &oom1);
 	pr->oom_kills += oom1 - oom0;

@@ -81,6 +81,10 @@ assert "ksmd-contention: no contender is left" \
 rc=$?
 assert "--victim same: a usage error (exit 2), saying why" \
 	bash -c "[ $rc = 2 ] && grep -q 'no victim thread' '$work/v.out'"
+"$bin/ksm-mprotect-split" --trigger ksm-scan >"$work/t.out" 2>&1
+rc=$?
+assert "--trigger ksm-scan elsewhere: a usage error (exit 2), saying why" \
+	bash -c "[ $rc = 2 ] && grep -q 'only for the reproducers that list it' '$work/t.out'"
 "$bin/ksm-scan-cost" --probe funcgraph --format json >"$work/p.json" \
 	2>/dev/null
 rc=$?

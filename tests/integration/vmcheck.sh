@@ -25,11 +25,12 @@ for which in unfixed fixed; do
 	start=$SECONDS
 	# What does not depend on the KSM walk's fix runs on one kernel
 	# (make check's time budget): the suite's own plumbing (signals,
-	# faults, the kernel log, the command line) and the triggers that
-	# walk no KSM rmap (pressure's own test, ksmd's scans).
+	# faults, the kernel log, the command line, a pattern beyond
+	# vm.max_map_count) and the triggers that walk no KSM rmap
+	# (pressure's own test, ksmd's scans).
 	run=("${names[@]}")
 	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${names[@]}" |
-		grep -vxE 'pressure|ksmd|signals|faults|kmsg|cli')
+		grep -vxE 'pressure|ksmd|signals|faults|kmsg|cli|patterns')
 	"$top/scripts/vm-run" --kernel "$kernel" \
 		--config "$(test_kernel_config "$kernel")" --check \
 		--out "$out" --timeout 1500 -- "${run[@]}" \
