@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The pressure trigger in a 2 GiB guest of the unfixed test kernel,
+# where the rmap tracepoints time the walks that kswapd runs: the host
+# test pressure.sh, booted on its own (in vmcheck's guest, after the
+# other tests, it failed in two CI runs for a reason not yet found; run
+# alone it passes: see the closing note of issue 12).
+. "$(dirname "$0")/../lib/integration.sh"
+
+if ! vm_possible; then
+	ok "pressure in the test kernel # SKIP no test kernels or no QEMU"
+	finish
+	exit 0
+fi
+kernel=$(test_kernel unfixed)
+out=$work/p
+"$top/scripts/vm-run" --kernel "$kernel" \
+	--config "$(test_kernel_config "$kernel")" --check --out "$out" \
+	--timeout 600 -- pressure >"$work/p.out" 2>"$work/p.err"
+rc=$?
+last=$(tail -1 "$out/check.log" 2>/dev/null)
+if [ $rc = 0 ] && [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] &&
+   [ "${BASH_REMATCH[1]}" -gt 10 ]; then
+	ok "pressure.sh passes in the unfixed kernel's 2 GiB guest ($last)"
+else
+	not_ok "pressure.sh passes in the unfixed kernel's 2 GiB guest" \
+		"vm-run exit $rc, last line '$last'" \
+		"$(grep -E '^pressure: (not ok|#)' "$out/check.log" 2>/dev/null | head -20)"
+fi
+assert "the guest measured kswapd's walks with the rmap tracepoints" \
+	grep -q '^pressure: # here: trigger pressure, probe rmap-tp' \
+	"$out/check.log"
+finish
