@@ -269,7 +269,7 @@ static void bench_verdict(struct rr_result *r, const struct rr_case_result *s)
 	else
 		rr_set_verdict(r, per > r->bench_ms_per_gb ? RR_REPRODUCED :
 			       RR_NOT_REPRODUCED,
-			       "%s case max %.3f ms is %.1f ms per GiB: %s the bound of %.1f ms per GiB",
+			       "%s case max %.3f ms is %.1f ms per GiB: %s the bound of %g ms per GiB",
 			       rr_case_label(s), s->latency.max, per,
 			       per > r->bench_ms_per_gb ? "over" : "within",
 			       r->bench_ms_per_gb);

@@ -565,6 +565,35 @@ static void test_judge_calls(void)
 	CHECK_CONTAINS(r.reason, "anon case: no trigger call was timed");
 }
 
+/*
+ * A benchmark: nothing judged without a bound; with one, the subject's
+ * longest interval per GiB of its pattern (20000 pages: 0.0763 GiB).
+ */
+static void test_benchmark(void)
+{
+	struct rr_result r;
+
+	base(&r, 76.3, 500, 900);	/* controls are not compared */
+	r.policy = RR_POLICY_BENCHMARK;
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "nothing judged");
+
+	base(&r, 76.3, 500, 900);
+	r.policy = RR_POLICY_BENCHMARK;
+	r.bench_ms_per_gb = 900;	/* 76.3 ms is about 1000 ms per GiB */
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "over the bound of 900 ms per GiB");
+
+	base(&r, 76.3, 500, 900);
+	r.policy = RR_POLICY_BENCHMARK;
+	r.bench_ms_per_gb = 1100;
+	rr_verdict_compute(&r);
+	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(r.reason, "within the bound of 1100 ms per GiB");
+}
+
 TEST_MAIN(T(test_verdicts), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
 	  T(test_unstarted), T(test_oracle_policy), T(test_kernel_log),
-	  T(test_judge_calls))
+	  T(test_judge_calls), T(test_benchmark))
