@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
 #include <tracefs.h>
 
 #include "bracket.h"
+#include "ksm.h"
 #include "pattern.h"
 #include "util.h"
 #include "walkfn.h"
@@ -103,6 +105,15 @@ const struct rr_bracket_def rr_brackets[RR_BR_MAX] = {
 		.value_field = "rmap_entries",
 		.what = "one full scan of ksmd over every area opted in to KSM, from ksm/ksm_start_scan to ksm/ksm_stop_scan of the same scan number, in ksmd",
 		.bounds = "it is the whole scan, the pauses between batches of pages_to_scan included (sleep_millisecs, 0 during the run): a scan's length, not an rmap walk",
+		.polled_by = RR_BR_KSM_POLL,
+	},
+	[RR_BR_KSM_POLL] = {
+		.id = "ksm-poll",
+		.poll_counter = "full_scans",
+		.poll_dir = rr_ksm_dir,
+		.poll_task = RR_TASK_KSMD,
+		.what = "one full scan of ksmd over every area opted in to KSM, from one change of KSM's full_scans counter to the next, read every 1 ms by a thread of the measuring process (no ksm tracepoints: kernels before 6.8)",
+		.bounds = "it is the whole scan and the pause after it (sleep_millisecs, 0 during the run), to within the 1 ms polling period at each end: a scan's length, not an rmap walk; scans shorter than a few ms are not resolved",
 	},
 	[RR_BR_PART] = {
 		.id = "kprobe",
@@ -126,7 +137,17 @@ void rr_kprobe_names(int bracket, int type, char *entry, char *ret,
 bool rr_bracket_available(int bracket, char *why, size_t len)
 {
 	const struct rr_bracket_def *d = &rr_brackets[bracket];
+	char path[PATH_MAX];
+	unsigned long long v;
 
+	if (d->poll_counter) {
+		rr_bracket_poll_path(bracket, path, sizeof(path));
+		if (rr_read_ull(path, &v)) {
+			snprintf(why, len, "cannot read %s", path);
+			return false;
+		}
+		return true;
+	}
 	if (!d->start) {
 		snprintf(why, len, "%s has no fixed tracepoints", d->id);
 		return false;
@@ -142,6 +163,15 @@ bool rr_bracket_available(int bracket, char *why, size_t len)
 		return false;
 	}
 	return true;
+}
+
+void rr_bracket_poll_path(int bracket, char *buf, size_t size)
+{
+	const struct rr_bracket_def *d = &rr_brackets[bracket];
+
+	buf[0] = '\0';
+	if (d->poll_counter)
+		snprintf(buf, size, "%s/%s", d->poll_dir(), d->poll_counter);
 }
 
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size)

@@ -17,7 +17,10 @@
  *                        batch of folios taken off an LRU list), never
  *                        called a walk latency;
  *   ksm-scan             one full scan of ksmd, for the KSM daemon's
- *                        reproducers (no walk: a scan's own length).
+ *                        reproducers (no walk: a scan's own length);
+ *   ksm-poll             the same where the ksm tracepoints are missing
+ *                        (before Linux 6.8): polled, not traced, from one
+ *                        change of KSM's full_scans to the next (poll.h).
  *
  * Mark events (migration PTEs set or removed at an address inside the
  * pattern) tie an interval to the pattern when the trigger may act on
@@ -45,6 +48,7 @@ enum rr_bracket_id {
 	RR_BR_PART,
 	RR_BR_LRU_BATCH,
 	RR_BR_KSM_SCAN,
+	RR_BR_KSM_POLL,
 	RR_BR_MAX
 };
 
@@ -70,6 +74,20 @@ struct rr_bracket_def {
 	const char *bounds;		/* what its duration bounds */
 	/* events that mark the pattern inside an interval (field: addr) */
 	const char *mark_system, *mark_event[RR_MAX_MARKS];
+	/*
+	 * Polled, not traced (poll.h): a counter's file in poll_dir(),
+	 * whose changes end the intervals; poll_task is the task that
+	 * changes it.
+	 */
+	const char *poll_counter;
+	const char *(*poll_dir)(void);
+	int poll_task;
+	/*
+	 * The polled bracket that measures the same where this one's
+	 * tracepoints are missing (--probe poll); 0: none (RR_BR_MIGRATE
+	 * is never one).
+	 */
+	int polled_by;
 };
 
 extern const struct rr_bracket_def rr_brackets[RR_BR_MAX];
@@ -116,6 +134,8 @@ struct rr_bprobe_result {
 };
 
 bool rr_bracket_available(int bracket, char *why, size_t len);
+/* A polled bracket's counter file (empty if not polled). */
+void rr_bracket_poll_path(int bracket, char *buf, size_t size);
 /* Build a "common_pid == a || ..." filter for the given tasks. */
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size);
 /*

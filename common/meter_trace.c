@@ -2,14 +2,17 @@
 /*
  * The tracefs meter: the chosen probe and the cross-checking ones armed
  * in one private instance, paired per task by bracket.c; in the counting
- * pass, the hist triggers of iters.c as well.
+ * pass, the hist triggers of iters.c as well. A polled probe (poll.h) is
+ * a thread that reads its counter between start and stop instead.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "meter.h"
 #include "part.h"
+#include "poll.h"
 #include "repro.h"
 #include "probe.h"
 #include "trace.h"
@@ -19,6 +22,8 @@ struct tmeter {
 	struct rr_bprobe bps[1 + RR_MAX_CROSS + 1];	/* and the part's */
 	int nprobes;
 	bool part;			/* bps[nprobes] times the part */
+	struct rr_poll poll;		/* the chosen probe is polled */
+	bool polled;
 };
 
 int rr_meter_probes(const struct rr_result *res, enum rr_pass pass)
@@ -86,6 +91,13 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		snprintf(why, len, "cannot reset the tracefs instance");
 		return err;
 	}
+	/* polled: nothing in the instance (never cross-checked) */
+	tm->polled = rr_brackets[res->probe.bracket].poll_counter;
+	if (tm->polled) {
+		tm->nprobes = 1;
+		rr_poll_free(&tm->poll);
+		return 0;
+	}
 	/* The chosen probe first, then the cross-checking ones. */
 	tm->nprobes = rr_meter_probes(res, a->pass);
 	for (k = 0; k < tm->nprobes && !err; k++) {
@@ -130,7 +142,14 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 static void tstart(struct rr_meter *m)
 {
 	struct tmeter *tm = m->priv;
+	char path[PATH_MAX];
 
+	if (tm->polled) {
+		rr_bracket_poll_path(m->res->probe.bracket, path, sizeof(path));
+		/* a start that fails leaves no record: collect says so */
+		rr_poll_start(&tm->poll, path, RR_POLL_PERIOD_US * 1000ULL);
+		return;
+	}
 	rr_trace_on(&tm->trace);
 }
 
@@ -138,7 +157,31 @@ static void tstop(struct rr_meter *m)
 {
 	struct tmeter *tm = m->priv;
 
-	rr_trace_off(&tm->trace);
+	if (tm->polled)
+		rr_poll_stop(&tm->poll);
+	else
+		rr_trace_off(&tm->trace);
+}
+
+/* The polled probe's samples, and its counts as a bracket's. */
+static int poll_collect(struct tmeter *tm, const struct rr_bracket_def *d,
+			struct rr_samples *out, struct rr_bprobe_result *pres,
+			char *why, size_t len)
+{
+	struct rr_poll_result r;
+
+	memset(pres, 0, sizeof(*pres));
+	if (!tm->poll.n) {
+		snprintf(why, len, "cannot poll %s", d->poll_counter);
+		return -EIO;
+	}
+	rr_poll_intervals(tm->poll.ts, tm->poll.val, tm->poll.n, out, &r);
+	pres->intervals = r.intervals;
+	pres->counted = r.counted;
+	pres->unpaired = r.skipped + r.partial;
+	pres->by_task[d->poll_task] = r.counted;
+	rr_poll_free(&tm->poll);
+	return 0;
 }
 
 static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
@@ -151,6 +194,9 @@ static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	struct rr_bprobe_result r[1 + RR_MAX_CROSS + 1];
 	int err, k, n = tm->nprobes;
 
+	if (tm->polled)
+		return poll_collect(tm, &rr_brackets[m->res->probe.bracket],
+				    outs[0], pres, why, len);
 	memset(r, 0, sizeof(r));
 	for (k = 0; k < n; k++) {
 		bpp[k] = &tm->bps[k];
@@ -183,6 +229,7 @@ static void tclose(struct rr_meter *m)
 
 	if (!tm)
 		return;
+	rr_poll_free(&tm->poll);
 	rr_trace_close(&tm->trace);
 	free(tm);
 	m->priv = NULL;

@@ -6,9 +6,11 @@
  * paired by the same engine (bracket.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "bracket.h"
+#include "poll.h"
 #include "probe.h"
 #include "util.h"
 
@@ -18,6 +20,7 @@ const char *const rr_probe_names[] = {
 	[RR_PROBE_FUNCGRAPH] = "funcgraph",
 	[RR_PROBE_KPROBE] = "kprobe",
 	[RR_PROBE_BRACKETS] = "brackets",
+	[RR_PROBE_POLL] = "poll",
 	NULL
 };
 
@@ -51,6 +54,24 @@ static bool brackets_available(struct rr_probe_setup *ps,
 	return rr_bracket_available(trigger_bracket, why, len);
 }
 
+/* The counter standing in for the trigger's bracket, if it has one. */
+static int polled_by(int trigger_bracket)
+{
+	return trigger_bracket < 0 ? 0 : rr_brackets[trigger_bracket].polled_by;
+}
+
+static bool poll_available(struct rr_probe_setup *ps, int trigger_bracket,
+			   char *why, size_t len)
+{
+	if (!polled_by(trigger_bracket)) {
+		snprintf(why, len,
+			 "no kernel counter stands in for this trigger's work (only ksm-scan's full scans have one)");
+		return false;
+	}
+	ps->bracket = polled_by(trigger_bracket);
+	return rr_bracket_available(ps->bracket, why, len);
+}
+
 static const struct rr_probe_ops probe_tp = {
 	.kind = RR_PROBE_RMAP_TP,
 	.available = tp_available,
@@ -61,11 +82,17 @@ static const struct rr_probe_ops probe_brackets = {
 	.available = brackets_available,
 };
 
+static const struct rr_probe_ops probe_poll = {
+	.kind = RR_PROBE_POLL,
+	.available = poll_available,
+};
+
 static const struct rr_probe_ops *const backends[RR_PROBE_MAX] = {
 	[RR_PROBE_RMAP_TP] = &probe_tp,
 	[RR_PROBE_FUNCGRAPH] = &rr_probe_funcgraph,
 	[RR_PROBE_KPROBE] = &rr_probe_kprobe,
 	[RR_PROBE_BRACKETS] = &probe_brackets,
+	[RR_PROBE_POLL] = &probe_poll,
 };
 
 static bool available(int kind, int trigger_bracket,
@@ -106,6 +133,15 @@ static void describe(struct rr_probe_setup *ps)
 	char fns[160];
 
 	functions(ps, fns, sizeof(fns));
+	if (d->poll_counter) {
+		char path[PATH_MAX - 64];
+
+		rr_bracket_poll_path(ps->bracket, path, sizeof(path));
+		snprintf(ps->events, sizeof(ps->events),
+			 "%s read every %d ms (polled: no tracepoint)", path,
+			 RR_POLL_PERIOD_US / 1000);
+		return;
+	}
 	switch (ps->kind) {
 	case RR_PROBE_FUNCGRAPH:
 		snprintf(ps->events, sizeof(ps->events),
@@ -156,6 +192,9 @@ int rr_probe_select(int requested, int trigger_bracket,
 		return 0;
 	}
 	for (k = RR_PROBE_RMAP_TP; k < RR_PROBE_MAX; k++) {
+		/* not a choice for the others: no word about it */
+		if (k == RR_PROBE_POLL && !polled_by(trigger_bracket))
+			continue;
 		ps->kind = k;
 		if (available(k, trigger_bracket, ps, w, sizeof(w)))
 			break;
@@ -163,7 +202,7 @@ int rr_probe_select(int requested, int trigger_bracket,
 			o += snprintf(why + o, len - o, "%s%s unavailable: %s",
 				      o ? "; " : "", rr_probe_names[k], w);
 	}
-	if (k == RR_PROBE_MAX)
+	if (k >= RR_PROBE_MAX)
 		return -ENODEV;
 	describe(ps);
 	return 0;

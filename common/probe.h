@@ -11,7 +11,10 @@
  *   kprobe     a kprobe and a kretprobe on each walk function, dynamic
  *              events of the suite's own group, created through the
  *              journal and removed afterwards (never anyone else's);
- *   brackets   the stock tracepoints around the trigger's work.
+ *   brackets   the stock tracepoints around the trigger's work;
+ *   poll       where a bracket's tracepoints are missing, the kernel
+ *              counter that stands in for them, read every 1 ms by a
+ *              thread (poll.h: KSM's full_scans before Linux 6.8).
  *
  * --probe auto takes the first available; the report names it and says
  * which better ones were unavailable, and why.
@@ -31,6 +34,7 @@ enum rr_probe_kind {
 	RR_PROBE_FUNCGRAPH,
 	RR_PROBE_KPROBE,
 	RR_PROBE_BRACKETS,
+	RR_PROBE_POLL,
 	RR_PROBE_MAX
 };
 

@@ -92,7 +92,8 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_str(j, "interval", d->what);
 	json_str(j, "bounds", d->bounds);
 	json_bool(j, "walk_level", d->walk);
-	json_str(j, "buffer", r->probe.top ? "top-level" : r->instance);
+	json_str(j, "buffer", d->poll_counter ? "none (polled)" :
+		 r->probe.top ? "top-level" : r->instance);
 	json_str(j, "chosen_because", r->probe_why[0] ? r->probe_why :
 		 "the best probe this kernel offers");
 	json_obj_end(j);

@@ -209,6 +209,8 @@ const char *rr_probe_clock(int bracket)
 {
 	const struct rr_bracket_def *d = &rr_brackets[bracket];
 
+	if (d->poll_counter)
+		return "CLOCK_MONOTONIC of the measuring process, read when the polled counter was seen to change";
 	if (d->call_field)
 		return "the tracer's own calltime and rettime (trace_clock_local)";
 	if (d->dur_field)
@@ -540,7 +542,7 @@ static void footer(FILE *f, const struct rr_result *r)
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
-	char buf[1536];
+	char buf[1536], how[256];
 	double setup, merge, trigger;
 	const struct rr_bracket_def *d;
 	const char *p;
@@ -619,10 +621,16 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		field(f, "", buf);
 	}
 	d = &rr_brackets[r->probe.bracket];
+	if (d->poll_counter)
+		snprintf(how, sizeof(how), "timed by %s",
+			 rr_probe_clock(r->probe.bracket));
+	else
+		snprintf(how, sizeof(how),
+			 "paired per task, timed by %s, private instance %s",
+			 rr_probe_clock(r->probe.bracket), r->instance);
 	snprintf(buf, sizeof(buf),
-		 "%s: %s, paired per task, timed by %s, private instance %s. One interval: %s. It bounds: %s.%s%s",
-		 d->id, r->probe.events, rr_probe_clock(r->probe.bracket), r->instance,
-		 d->what, d->bounds,
+		 "%s: %s, %s. One interval: %s. It bounds: %s.%s%s",
+		 d->id, r->probe.events, how, d->what, d->bounds,
 		 r->probe_why[0] ? " Chosen because: " : "", r->probe_why);
 	field(f, "Probe", buf);
 	if (r->part.what[0]) {

@@ -57,7 +57,7 @@ static const struct rr_opt common_opts[] = {
 	{ "compact-node", OPT_STRING, &rr_cfg.compact_node, "N|all",
 	  "compact one NUMA node (its sysfs compact file) or all (/proc/sys/vm/compact_memory)" },
 	{ "probe", OPT_ENUM, &rr_cfg.probe, "NAME",
-	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions; Linux 6.11+, or --funcgraph-top), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), or auto (the first of these available)",
+	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions; Linux 6.11+, or --funcgraph-top), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), poll (the kernel counter standing in for a bracket whose tracepoints are missing: ksm-scan's full_scans), or auto (the first of these available)",
 	  .choices = rr_probe_names },
 	{ "funcgraph-top", OPT_FLAG, &rr_funcgraph_top, NULL,
 	  "let funcgraph run function_graph in the top-level (global) trace buffer, as kernels before 6.11 require: taken only while global tracing is idle (nop tracer, no event or filter, empty buffer), every global file journaled and restored, the buffer left empty" },
@@ -355,6 +355,39 @@ static void report(const struct rr_result *res)
 	write_one(res, rr_cfg.out, "json", rr_report_json);
 }
 
+/*
+ * The probe of a trigger with no rmap walk: its bracket, or where the
+ * bracket's tracepoints are missing, the counter polled in their stead
+ * (--probe auto); --probe brackets or poll asks for one of them.
+ */
+static int select_bracket(const struct rr_trigger_ops *to, int t,
+			  struct rr_result *res)
+{
+	size_t len = sizeof(res->probe_why);
+	int tb = rr_trigger_bracket(t);
+	char w[sizeof(res->probe_why)];
+
+	if (rr_cfg.probe != RR_PROBE_AUTO)
+		return rr_probe_select(rr_cfg.probe, tb, &res->probe,
+				       res->probe_why, len);
+	if (!rr_probe_select(RR_PROBE_BRACKETS, tb, &res->probe, w,
+			     sizeof(w))) {
+		snprintf(res->probe_why, len,
+			 "trigger %s has no rmap walk to time: its bracket is the probe",
+			 to->name);
+		return 0;
+	}
+	if (!rr_probe_select(RR_PROBE_POLL, tb, &res->probe, res->probe_why,
+			     len)) {
+		snprintf(res->probe_why, len,
+			 "trigger %s has no rmap walk to time and its bracket is unavailable (%s): the kernel counter standing in for it is polled",
+			 to->name, w);
+		return 0;
+	}
+	snprintf(res->probe_why, len, "%s", w);
+	return -ENODEV;
+}
+
 static void restore(struct rr_result *res)
 {
 	struct rr_replay st;
@@ -441,22 +474,18 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 	to = rr_trigger_get(t);
 	/* a trigger with no rmap walk: its bracket is the probe */
 	if (to->bracket_only && rr_cfg.probe != RR_PROBE_AUTO &&
-	    rr_cfg.probe != RR_PROBE_BRACKETS) {
+	    rr_cfg.probe != RR_PROBE_BRACKETS && rr_cfg.probe != RR_PROBE_POLL) {
 		rr_set_verdict(res, RR_SKIP,
 			       "probe %s: trigger %s has no rmap walk to time; only its bracket measures it",
 			       rr_probe_names[rr_cfg.probe], to->name);
 		return false;
 	}
-	if (rr_probe_select(to->bracket_only ? RR_PROBE_BRACKETS :
-			    rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
+	if (to->bracket_only ? select_bracket(to, t, res) :
+	    rr_probe_select(rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
 			    res->probe_why, sizeof(res->probe_why))) {
 		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
 		return false;
 	}
-	if (to->bracket_only)
-		snprintf(res->probe_why, sizeof(res->probe_why),
-			 "trigger %s has no rmap walk to time: its bracket is the probe",
-			 to->name);
 	if (to->part_what)
 		rr_part_select(to->part_what, to->part_fns, &res->part);
 	res->probe_cost = rr_cfg.probe_cost;

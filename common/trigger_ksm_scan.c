@@ -8,8 +8,9 @@
  * calls, which a reproducer may judge); ksmd is watched meanwhile: its
  * CPU time from /proc/PID/stat, its state every 10 ms (D: waiting on a
  * lock or I/O), the pages it scanned. The ksm-scan bracket times each
- * full scan. ksmd is another task: the trigger works anywhere. Never
- * picked by auto.
+ * full scan; without the ksm tracepoints (before Linux 6.8), the
+ * ksm-poll probe does from KSM's full_scans counter. ksmd is another
+ * task: the trigger works anywhere. Never picked by auto.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -81,7 +82,9 @@ static bool available(char *why, size_t len)
 		snprintf(why, len, "no ksmd thread found in /proc");
 		return false;
 	}
-	return rr_bracket_available(RR_BR_KSM_SCAN, why, len);
+	/* without the ksm tracepoints (before 6.8), full_scans is polled */
+	return rr_bracket_available(RR_BR_KSM_SCAN, why, len) ||
+	       rr_bracket_available(RR_BR_KSM_POLL, why, len);
 }
 
 static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,

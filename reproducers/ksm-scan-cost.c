@@ -7,7 +7,8 @@
  * as it is scanned). The ksm-scan trigger runs ksmd for two full scans
  * with pages_to_scan high and sleep_millisecs 0 (journaled); the
  * ksm-scan bracket times each full scan (ksm_start_scan to
- * ksm_stop_scan) and the report gives ksmd's CPU per page scanned. A
+ * ksm_stop_scan; before Linux 6.8, the ksm-poll probe from KSM's
+ * full_scans counter) and the report gives ksmd's CPU per page. A
  * benchmark: nothing is judged unless --max-ms-per-gb is given.
  */
 #include <errno.h>
@@ -124,7 +125,7 @@ static const struct rr_repro_ops ops = {
 
 static const struct rr_repro ksm_scan_cost = {
 	.name = "ksm-scan-cost",
-	.summary = "Measure what a full scan of ksmd costs: --mb MiB of anonymous memory opted in to KSM (THP off), every page unique, then half of the pages duplicating the other half. The ksm-scan trigger runs ksmd for two full scans (pages_to_scan high, sleep_millisecs 0, journaled); the ksm-scan bracket (ksm/ksm_start_scan .. ksm/ksm_stop_scan) times each full scan, and the report gives ksmd's CPU time per page scanned, its time in D state and the pages merged. A benchmark: nothing is judged unless --max-ms-per-gb is given. Exit: 1 over the bound, 0 otherwise, 4 skip, 2 error.",
+	.summary = "Measure what a full scan of ksmd costs: --mb MiB of anonymous memory opted in to KSM (THP off), every page unique, then half of the pages duplicating the other half. The ksm-scan trigger runs ksmd for two full scans (pages_to_scan high, sleep_millisecs 0, journaled); the ksm-scan bracket (ksm/ksm_start_scan .. ksm/ksm_stop_scan) times each full scan (before Linux 6.8, which lacks them: the ksm-poll probe, KSM's full_scans read every 1 ms), and the report gives ksmd's CPU time per page scanned, its time in D state and the pages merged. A benchmark: nothing is judged unless --max-ms-per-gb is given. Exit: 1 over the bound, 0 otherwise, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

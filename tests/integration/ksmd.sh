@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The KSM daemon's reproducers on the kernel here (the ksm-scan trigger:
-# ksmd itself, timed by its full-scan tracepoints). Asserted, whatever
+# ksmd itself, timed by its full-scan tracepoints, or before 6.8 by
+# polling full_scans; with the tracepoints, the polled probe is run too
+# and must agree with them). Asserted, whatever
 # the verdict: each case's full scans were timed and are consistent
 # with ksmd's counters (scans counted, pages scanned, a scan rate above
 # zero, CPU time); what merged is what the pattern says (nothing of the
@@ -17,14 +19,12 @@ if [ ! -e /sys/kernel/mm/ksm/run ]; then
 	finish
 	exit 0
 fi
-if ! offers ksm-scan; then
-	ok "ksmd # SKIP no ksm/ksm_start_scan tracepoints (before 6.8)"
-	finish
-	exit 0
-fi
+# The probe auto must take: the bracket, or the counter polled instead.
+probe=ksm-poll
+offers ksm-scan && probe=ksm-scan
 
 # figures every case must have: scans timed, counters consistent
-consistent='(.cases | all(.probe == "ksm-scan" and .latency_ms.count > 0 and
+consistent='(.cases | all(.probe == $p and .latency_ms.count > 0 and
 	.ksmd.calls == 1 and .ksmd.full_scans >= 1 and .ksmd.seconds > 0 and
 	.ksmd.cpu_ms >= 0 and .ksmd.state_samples > 0 and
 	(.ksmd.pages_scanned == null or .ksmd.pages_scanned > 0) and
@@ -39,8 +39,9 @@ j=$work/s.json
 assert_verdict "ksm-scan-cost" "$j" $rc
 assert_jq "ksm-scan-cost: a benchmark, nothing judged without a bound" "$j" \
 	'.verdict == "not-reproduced" and .verdict_policy == "benchmark" and (.reason | test("nothing judged"))'
-assert_jq "ksm-scan-cost: each case's full scans timed, ksmd's figures consistent" \
-	"$j" "$consistent and (.cases | all(.ksmd.full_scans >= 2))"
+assert_jq "ksm-scan-cost: each case's full scans timed ($probe), ksmd's figures consistent" \
+	"$j" "$consistent and (.cases | all(.ksmd.full_scans >= 2))" \
+	--arg p $probe
 assert_jq "ksm-scan-cost: unique pages merge nothing, the half case half of them in pairs" \
 	"$j" '.cases[0].ksmd.merging_pages == 0 and .cases[1].ksmd.merging_pages == .cases[1].pattern.pages'
 assert_formats "ksm-scan-cost: text, KTAP and JSON agree" "$work/s" \
@@ -49,6 +50,23 @@ assert "ksm-scan-cost: the text report has a ksmd line per case" \
 	bash -c "grep -q '^ksmd     unique: ran ' '$work/s/ksm-scan-cost.txt' &&
 		 grep -q '^         half: ran ' '$work/s/ksm-scan-cost.txt'"
 assert_same "ksm-scan-cost: the machine is as before" "$before" "$after"
+
+# The polled probe beside the bracket: the same scans, by another clock.
+if [ $probe = ksm-scan ]; then
+	"$bin/ksm-scan-cost" --runs 1 --mb 32 --probe poll --format json \
+		--out "$work/q" >"$work/q.json" 2>"$work/q.err"
+	rc=$?
+	q=$work/q.json
+	assert_verdict "ksm-scan-cost --probe poll" "$q" $rc
+	assert_jq "--probe poll: full_scans polled, ksmd's figures consistent" \
+		"$q" "$consistent and (.cases[0].probe_detail.events | test(\"full_scans read every 1 ms\"))" \
+		--arg p ksm-poll
+	assert_jq "--probe poll: the unique case's median scan within 3x of the bracket's" \
+		"$q" '(.cases[0].latency_ms.p50 / $b) as $r | $r > 0.33 and $r < 3' \
+		--argjson b "$(jq '.cases[0].latency_ms.p50' "$j")"
+	assert_formats "--probe poll: text, KTAP and JSON agree" "$work/q" \
+		ksm-scan-cost
+fi
 
 # Given a bound, it is judged (by the rule assert_verdict recomputes).
 "$bin/ksm-scan-cost" --runs 1 --mb 16 --max-ms-per-gb 0.001 \
@@ -67,8 +85,8 @@ j=$work/c.json
 assert_verdict "ksmd-contention" "$j" $rc
 assert_jq "ksmd-contention: judged on the merge times (trigger calls)" "$j" \
 	'.verdict_on == "trigger calls" and (.cases | all(.trigger_call_ms.count == 1))'
-assert_jq "ksmd-contention: each case's full scans timed, ksmd's figures consistent" \
-	"$j" "$consistent"
+assert_jq "ksmd-contention: each case's full scans timed ($probe), ksmd's figures consistent" \
+	"$j" "$consistent" --arg p $probe
 assert_jq "ksmd-contention: every page merged in both, within --merge-timeout" \
 	"$j" '.cases | all(.ksmd.merging_pages == .pattern.pages and .trigger_call_ms.max < 60000)'
 assert_formats "ksmd-contention: text, KTAP and JSON agree" "$work/c" \

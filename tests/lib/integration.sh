@@ -40,13 +40,15 @@ assert() {
 }
 
 # assert_jq DESCRIPTION FILE FILTER: the jq filter must be true.
+# assert_jq DESCRIPTION FILE FILTER [JQ-ARGS...] (--arg, --argjson)
 assert_jq() {
 	local desc=$1 file=$2 filter=$3
 
-	if jq -e "$filter" "$file" >/dev/null 2>&1; then
+	shift 3
+	if jq -e "$@" "$filter" "$file" >/dev/null 2>&1; then
 		ok "$desc"
 	else
-		not_ok "$desc" "jq '$filter' on $file gave: $(jq -c "$filter" "$file" 2>&1 | head -c 300)"
+		not_ok "$desc" "jq '$filter' on $file gave: $(jq -c "$@" "$filter" "$file" 2>&1 | head -c 300)"
 	fi
 }
 
