@@ -65,34 +65,54 @@ enum rr_memcg_ver rr_memcg_detect(char *mnt, size_t size, char *why,
 	return RR_MEMCG_NONE;
 }
 
-/* Our own group in the v1 memory hierarchy, from /proc/self/cgroup. */
-static int own_v1_group(char *buf, size_t size)
+/*
+ * Is this "id:controllers:path" line the hierarchy of ver? v1: the
+ * controllers (comma-separated) include memory; v2: id 0, none.
+ */
+static bool want(const char *list, size_t n, enum rr_memcg_ver ver,
+		 const char *line)
 {
-	char line[PATH_MAX];
-	int err = -ENOENT;
-	FILE *f = fopen("/proc/self/cgroup", "re");
+	const char *p = list;
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		char *list;
+	if (ver == RR_MEMCG_V2)
+		return !n && !strncmp(line, "0:", 2);
+	while (p < list + n) {
+		size_t k = strcspn(p, ",:");
 
-		if (!c2)
-			continue;
-		*c2 = '\0';
-		list = c1 + 1;
-		/* The controller list is comma-separated: "memory" alone. */
-		if (strcmp(list, "memory") && !strstr(list, "memory,") &&
-		    !strstr(list, ",memory"))
-			continue;
-		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
-		snprintf(buf, size, "%s", c2 + 1);
-		err = 0;
-		break;
+		if (k == 6 && !strncmp(p, "memory", 6))
+			return true;
+		p += k + 1;
 	}
-	fclose(f);
-	return err;
+	return false;
+}
+
+int rr_memcg_own_path(const char *text, enum rr_memcg_ver ver, char *buf,
+		      size_t size)
+{
+	const char *line, *next, *c1, *c2;
+	size_t n;
+
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : NULL;
+		n = next ? (size_t)(next - 1 - line) : strlen(line);
+		c1 = memchr(line, ':', n);
+		c2 = c1 ? memchr(c1 + 1, ':', n - (c1 + 1 - line)) : NULL;
+		if (!c2 || !want(c1 + 1, c2 - c1 - 1, ver, line))
+			continue;
+		snprintf(buf, size, "%.*s", (int)(n - (c2 + 1 - line)), c2 + 1);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Our own group in the hierarchy of ver, from /proc/self/cgroup. */
+static int own_group(enum rr_memcg_ver ver, char *buf, size_t size)
+{
+	char text[4096];
+	int err = rr_read_file("/proc/self/cgroup", text, sizeof(text));
+
+	return err ? err : rr_memcg_own_path(text, ver, buf, size);
 }
 
 static int file_of(const struct rr_memcg *cg, const char *name, char *buf,
@@ -115,7 +135,7 @@ int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 		return -ENODEV;
 	if (cg->ver == RR_MEMCG_V1) {
 		/* Under our own group: limits set on it still apply. */
-		if (own_v1_group(own, sizeof(own)))
+		if (own_group(RR_MEMCG_V1, own, sizeof(own)))
 			snprintf(own, sizeof(own), "/");
 	} else {
 		/*
@@ -152,27 +172,6 @@ int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 	return 0;
 }
 
-/* v2: "0::/path" in /proc/self/cgroup. */
-static int own_v2_group(char *buf, size_t size)
-{
-	char line[PATH_MAX];
-	int err = -ENOENT;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(buf, size, "%s", line + 3);
-		err = 0;
-		break;
-	}
-	fclose(f);
-	return err;
-}
-
 int rr_memcg_current(struct rr_memcg *cg, char *why, size_t len)
 {
 	char mnt[PATH_MAX], own[PATH_MAX];
@@ -182,8 +181,7 @@ int rr_memcg_current(struct rr_memcg *cg, char *why, size_t len)
 	cg->ver = rr_memcg_detect(mnt, sizeof(mnt), why, len);
 	if (cg->ver == RR_MEMCG_NONE)
 		return -ENODEV;
-	err = cg->ver == RR_MEMCG_V1 ? own_v1_group(own, sizeof(own)) :
-	      own_v2_group(own, sizeof(own));
+	err = own_group(cg->ver, own, sizeof(own));
 	if (err) {
 		snprintf(why, len, "cannot find our own memory cgroup");
 		return err;

@@ -23,6 +23,12 @@ enum rr_memcg_ver rr_memcg_detect(char *mnt, size_t size, char *why,
 const char *rr_memcg_ver_name(enum rr_memcg_ver v);
 int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 		    size_t len);
+/*
+ * The path of ver's group in /proc/PID/cgroup's text (pure: tested
+ * alone); -ENOENT if that hierarchy is not there.
+ */
+int rr_memcg_own_path(const char *text, enum rr_memcg_ver ver, char *buf,
+		      size_t size);
 /* The group the calling process is in now. */
 int rr_memcg_current(struct rr_memcg *cg, char *why, size_t len);
 /* Move the calling process (all its threads) into the group. */

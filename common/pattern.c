@@ -183,6 +183,34 @@ static int map(struct rr_pattern *p, char *why, size_t len)
 	return 0;
 }
 
+int rr_pattern_map_mergeable(struct rr_pattern *p, size_t pages,
+			     void (*fill)(char *, size_t, size_t, void *),
+			     void *arg, char *why, size_t len)
+{
+	size_t ps = rr_page_size(), i;
+	int err;
+
+	p->len = pages * ps;
+	p->addr = mmap(NULL, p->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p->addr == MAP_FAILED) {
+		p->addr = NULL;
+		snprintf(why, len, "mmap %zu MiB: %s", p->len >> 20,
+			 strerror(errno));
+		return -ENOMEM;
+	}
+	madvise(p->addr, p->len, MADV_NOHUGEPAGE);
+	for (i = 0; i < pages; i++)
+		fill(p->addr + i * ps, ps, i, arg);
+	p->filled = pages;
+	p->vmas = 1;
+	err = rr_ksm_opt_in(p->addr, p->len);
+	if (err)
+		snprintf(why, len, "madvise(MADV_MERGEABLE): %s",
+			 strerror(-err));
+	return err;
+}
+
 int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		     char *why, size_t len)
 {

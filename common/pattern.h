@@ -95,6 +95,14 @@ size_t rr_pattern_spec_filled(const struct rr_pattern_spec *s);
 size_t rr_pattern_filled_index(const struct rr_pattern *p, size_t i);
 /* Raise vm.max_map_count through the journal if `vmas` more need it. */
 int rr_pattern_map_count(size_t vmas, char *why, size_t len);
+/*
+ * One anonymous mapping of pages for ksmd to scan: THP off (ksmd scans
+ * base pages), each page written by fill(page, page size, index, arg),
+ * opted in to KSM. p->spec is the caller's; the rest is filled here.
+ */
+int rr_pattern_map_mergeable(struct rr_pattern *p, size_t pages,
+			     void (*fill)(char *, size_t, size_t, void *),
+			     void *arg, char *why, size_t len);
 int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 		     char *why, size_t len);
 /*

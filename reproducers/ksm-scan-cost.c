@@ -49,48 +49,33 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 	s->pages = mb * (1 << 20) / rr_page_size();
 }
 
-/* Page i's 64-bit words: xorshift from a seed of its content number. */
-static void fill(char *page, size_t ps, uint64_t content)
+/*
+ * Page i's 64-bit words: xorshift from a seed of its content number;
+ * in the half case the second half repeats the first.
+ */
+static void fill(char *page, size_t ps, size_t i, void *arg)
 {
+	size_t half = *(size_t *)arg;
+	uint64_t content = half && i >= half ? i - half : i;
 	uint64_t x = content * 0x9e3779b97f4a7c15ULL + 1, *w = (void *)page;
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < ps / sizeof(*w); i++) {
+	for (k = 0; k < ps / sizeof(*w); k++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		w[i] = x;
+		w[k] = x;
 	}
 }
 
 static int build(const struct rr_repro *r, const struct rr_case *c,
 		 struct rr_pattern *p, char *why, size_t len)
 {
-	size_t ps = rr_page_size(), n = mb * (1 << 20) / ps, i;
-	bool half = !strcmp(c->name, "half");
-	int err;
+	size_t n = mb * (1 << 20) / rr_page_size();
+	size_t half = strcmp(c->name, "half") ? 0 : n / 2;
 
 	spec(c, &p->spec);
-	p->len = n * ps;
-	p->addr = mmap(NULL, p->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p->addr == MAP_FAILED) {
-		p->addr = NULL;
-		snprintf(why, len, "mmap %zu MiB: %s", p->len >> 20,
-			 strerror(errno));
-		return -ENOMEM;
-	}
-	/* THP off: ksmd scans base pages (it splits huge ones first) */
-	madvise(p->addr, p->len, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		fill(p->addr + i * ps, ps, half && i >= n / 2 ? i - n / 2 : i);
-	p->filled = n;
-	p->vmas = 1;
-	err = rr_ksm_opt_in(p->addr, p->len);
-	if (err)
-		snprintf(why, len, "madvise(MADV_MERGEABLE): %s",
-			 strerror(-err));
-	return err;
+	return rr_pattern_map_mergeable(p, n, fill, &half, why, len);
 }
 
 /* Unmerge what the scans merged (the half case) before the next case. */

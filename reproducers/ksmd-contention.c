@@ -133,38 +133,26 @@ static int start_contender(char *why, size_t len)
 	return pid;
 }
 
+/* Pages 2k and 2k + 1 alike: every page merges, half are saved. */
+static void fill_pairs(char *page, size_t ps, size_t i, void *arg)
+{
+	size_t w;
+
+	for (w = 0; w < ps / sizeof(uint64_t); w++)
+		((uint64_t *)page)[w] = (i / 2 + 1) * 0x9e3779b97f4a7c15ULL + w;
+}
+
 static int build(const struct rr_repro *r, const struct rr_case *c,
 		 struct rr_pattern *p, char *why, size_t len)
 {
-	size_t ps = rr_page_size(), n, i, w;
 	int err, pid;
 
 	spec(c, &p->spec);
-	n = p->spec.pages & ~1UL;
-	p->len = n * ps;
-	p->addr = mmap(NULL, p->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p->addr == MAP_FAILED) {
-		p->addr = NULL;
-		snprintf(why, len, "mmap %zu MiB: %s", p->len >> 20,
-			 strerror(errno));
-		return -ENOMEM;
-	}
-	madvise(p->addr, p->len, MADV_NOHUGEPAGE);
-	/* pages 2k and 2k + 1 alike: every page merges, half are saved */
-	for (i = 0; i < n; i++)
-		for (w = 0; w < ps / sizeof(uint64_t); w++)
-			((uint64_t *)(p->addr + i * ps))[w] =
-				(i / 2 + 1) * 0x9e3779b97f4a7c15ULL + w;
-	p->filled = n;
-	p->vmas = 1;
-	p->ksm_goal = n;
-	err = rr_ksm_opt_in(p->addr, p->len);
-	if (err) {
-		snprintf(why, len, "madvise(MADV_MERGEABLE): %s",
-			 strerror(-err));
+	err = rr_pattern_map_mergeable(p, p->spec.pages & ~1UL, fill_pairs,
+				       NULL, why, len);
+	if (err)
 		return err;
-	}
+	p->ksm_goal = p->filled;
 	if (c->role != RR_SUBJECT)
 		return 0;
 	pid = start_contender(why, len);

@@ -93,4 +93,26 @@ static void test_no_group(void)
 	CHECK(rr_memcg_reclaim(&cg, RR_RECLAIM_ALL, how, sizeof(how)) < 0);
 }
 
-TEST_MAIN(T(test_v1_all), T(test_v1_part), T(test_v2), T(test_no_group))
+/* One parser of /proc/self/cgroup for both hierarchies. */
+static void test_own_path(void)
+{
+	const char *v1 = "12:pids:/a\n"
+			 "7:cpu,cpuacct:/b\n"
+			 "4:blkio,memory:/process_api/42\n"
+			 "1:name=systemd:/c\n";
+	const char *hybrid = "3:memoryx:/no\n0::/user.slice/s.scope\n";
+	char buf[256];
+
+	CHECK_EQ(rr_memcg_own_path(v1, RR_MEMCG_V1, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "/process_api/42");
+	CHECK(rr_memcg_own_path(v1, RR_MEMCG_V2, buf, sizeof(buf)) < 0);
+	/* "memoryx" is not memory; v2's line has no controllers */
+	CHECK(rr_memcg_own_path(hybrid, RR_MEMCG_V1, buf, sizeof(buf)) < 0);
+	CHECK_EQ(rr_memcg_own_path(hybrid, RR_MEMCG_V2, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "/user.slice/s.scope");
+	/* the last line without its newline */
+	CHECK_EQ(rr_memcg_own_path("0::/", RR_MEMCG_V2, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "/");
+}
+
+TEST_MAIN(T(test_own_path), T(test_v1_all), T(test_v1_part), T(test_v2), T(test_no_group))
