@@ -255,6 +255,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 	if (pass == RR_PASS_PROBE && hold)
 		rr_sleep_ms(atoi(hold));
 	tick = rr_ticker_start(phase);
+	/* what an error says comes from this firing, not an earlier one */
+	res->trigger_how[0] = '\0';
 	t0 = rr_now_ns();
 	ferr = b->trig->fire(&b->tctx, res->trigger_how,
 			     sizeof(res->trigger_how));
@@ -307,7 +309,9 @@ static int fire(struct body *b, struct rr_case_result *c,
 	}
 done:
 	if (ferr) {
-		snprintf(why, len, "trigger %s: %s", tname, strerror(-ferr));
+		snprintf(why, len, "trigger %s: %s%s%s%s", tname,
+			 strerror(-ferr), res->trigger_how[0] ? " (" : "",
+			 res->trigger_how, res->trigger_how[0] ? ")" : "");
 		return ferr;
 	}
 	return err;
