@@ -135,7 +135,11 @@ struct rr_trigger_ops {
 	 */
 	int (*setup)(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		     char *why, size_t len);
-	/* Run to completion on ctx->pattern; how says what was done. */
+	/*
+	 * Run to completion on ctx->pattern; how says what was done.
+	 * -ENODATA: it could not reach the pattern (a control is then
+	 * noted as not reached, a subject is an error).
+	 */
 	int (*fire)(struct rr_trigger_ctx *ctx, char *how, size_t len);
 	/*
 	 * Tasks besides the measuring process that will do the work (the

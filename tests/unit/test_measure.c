@@ -400,6 +400,35 @@ static void test_fire_error(void)
 	CHECK_CONTAINS(res.reason, "anon case: run 1: trigger fake");
 }
 
+/*
+ * A trigger whose bound passed before it reached the pattern (-ENODATA:
+ * pressure): a control is noted as not reached, with what was measured;
+ * the subject is an error.
+ */
+static void test_bound_missed(void)
+{
+	reset();
+	f.fire_fail_at = 2;		/* anon, run 1 */
+	f.fire_err = -ENODATA;
+	measure();
+	check_balanced();
+	CHECK_STR(res.cases[1].error, "");
+	CHECK_CONTAINS(res.cases[1].not_reached, "run 1: trigger fake: ");
+	CHECK_CONTAINS(res.cases[1].not_reached, "(fake firing 2)");
+	/* run 2 reached it: its figures and the missed run's both count */
+	CHECK_EQ(res.cases[1].runs, 1);
+	CHECK_EQ(res.cases[1].latency.count, 4);
+	CHECK(res.verdict != RR_ERROR);
+
+	reset();
+	f.fire_fail_at = 1;		/* ksm, the subject */
+	f.fire_err = -ENODATA;
+	measure();
+	check_balanced();
+	CHECK_CONTAINS(res.cases[0].error, "run 1: trigger fake: ");
+	CHECK_EQ(res.verdict, RR_ERROR);
+}
+
 static void test_build_error(void)
 {
 	reset();
@@ -659,7 +688,7 @@ static void test_refused(void)
 
 TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_miss_exhausts_attempts), T(test_control_not_reached),
-	  T(test_fire_error),
+	  T(test_fire_error), T(test_bound_missed),
 	  T(test_build_error), T(test_merged_nothing),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
 	  T(test_meter_open_fails), T(test_nothing_measured),
