@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,11 +9,11 @@
 
 #include "hwpoison.h"
 #include "journal.h"
+#include "pattern.h"
 #include "sysinfo.h"
 #include "util.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
-#define KPF_HWPOISON	19		/* /proc/kpageflags */
 
 const char *const rr_injector_names[] = {
 	[RR_INJ_AUTO] = "auto",
@@ -37,20 +36,10 @@ const char *rr_hwpoison_file(const char *name)
 
 int rr_frame_poisoned(unsigned long long pfn)
 {
-	char path[PATH_MAX];
-	uint64_t flags;
-	ssize_t n;
-	int fd;
+	unsigned long long flags;
+	int err = rr_kpageflags(pfn, &flags);
 
-	snprintf(path, sizeof(path), "%s/kpageflags", rr_proc_dir());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, &flags, sizeof(flags), (off_t)(pfn * sizeof(flags)));
-	close(fd);
-	if (n != sizeof(flags))
-		return n < 0 ? -errno : -EIO;
-	return flags >> KPF_HWPOISON & 1;
+	return err ? err : (int)(flags >> RR_KPF_HWPOISON & 1);
 }
 
 int rr_unpoison(unsigned long long pfn)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,37 @@ static void fill(char *page, size_t content)
 		snprintf(page, ps, "rmap-repro content %zu ", content);
 }
 
+/*
+ * Anonymous memory aligned to a large folio's size, MADV_HUGEPAGE: mapped
+ * one folio larger, the ends trimmed.
+ */
+static int map_aligned(struct rr_pattern *p, size_t align, char *why,
+		       size_t len)
+{
+	char *raw, *a;
+	size_t head;
+
+	raw = mmap(NULL, p->len + align, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED) {
+		snprintf(why, len, "mmap %zu bytes: %s", p->len + align,
+			 strerror(errno));
+		return -errno;
+	}
+	a = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+	head = a - raw;
+	if (head)
+		munmap(raw, head);
+	munmap(a + p->len, align - head);
+	p->addr = a;
+	if (madvise(a, p->len, MADV_HUGEPAGE)) {
+		snprintf(why, len, "madvise(MADV_HUGEPAGE): %s",
+			 strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 static int map(struct rr_pattern *p, char *why, size_t len)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS, fd = -1;
@@ -171,6 +203,9 @@ static int map(struct rr_pattern *p, char *why, size_t len)
 		flags = MAP_SHARED;
 	}
 	p->memfd = fd;
+	if (p->spec.folio_pages && fd < 0)
+		return map_aligned(p, p->spec.folio_pages * rr_page_size(),
+				   why, len);
 	p->addr = mmap(NULL, p->len, PROT_READ | PROT_WRITE, flags, fd, 0);
 	if (p->addr == MAP_FAILED) {
 		p->addr = NULL;
@@ -482,4 +517,52 @@ int rr_pattern_churn(struct rr_pattern *p, char *why, size_t len)
 		return -EPROTO;
 	}
 	return 0;
+}
+
+int rr_kpageflags(unsigned long long pfn, unsigned long long *flags)
+{
+	char path[PATH_MAX];
+	uint64_t v;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/kpageflags", rr_proc_dir());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, &v, sizeof(v), (off_t)(pfn * sizeof(v)));
+	close(fd);
+	if (n != sizeof(v))
+		return n < 0 ? -errno : -EIO;
+	*flags = v;
+	return 0;
+}
+
+int rr_pattern_large_folios(const struct rr_pattern *p, size_t *large)
+{
+	const unsigned long long compound = 1ULL << RR_KPF_COMPOUND_HEAD |
+					    1ULL << RR_KPF_COMPOUND_TAIL;
+	size_t ps = rr_page_size(), i;
+	struct rr_pagemap_ent e;
+	unsigned long long f;
+	int fd = rr_pagemap_open(0), err = 0;
+
+	*large = 0;
+	if (fd < 0)
+		return fd;
+	for (i = 0; i < p->filled && !err; i++) {
+		err = rr_pagemap_read(fd, p->addr +
+				      rr_pattern_filled_index(p, i) * ps, &e);
+		if (err || !e.present)
+			continue;
+		if (!e.pfn) {
+			err = -EPERM;	/* no frame numbers without root */
+			break;
+		}
+		err = rr_kpageflags(e.pfn, &f);
+		if (!err && (f & compound))
+			(*large)++;
+	}
+	close(fd);
+	return err;
 }

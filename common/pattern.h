@@ -40,6 +40,14 @@ struct rr_pattern_spec {
 	 * opted in as a whole, and the filled pages sit on advised pages.
 	 */
 	int split_advice;
+	/*
+	 * Large folios: the mapping aligned to this many pages and
+	 * MADV_HUGEPAGE, so that the first fault in each such range
+	 * takes one folio of them (THP: the PMD size; mTHP sizes as the
+	 * kernel's hugepages-*kB settings allow), before the split maps
+	 * it by PTE ranges of many VMAs. 0: base pages (MADV_NOHUGEPAGE).
+	 */
+	size_t folio_pages;
 };
 
 struct rr_frames;
@@ -141,5 +149,16 @@ struct rr_pagemap_ent {
 /* Open /proc/PID/pagemap (pid 0: this process): an fd, or -errno. */
 int rr_pagemap_open(int pid);
 int rr_pagemap_read(int fd, const void *va, struct rr_pagemap_ent *e);
+/* A frame's flags in /proc/kpageflags (root): 0, or -errno. */
+int rr_kpageflags(unsigned long long pfn, unsigned long long *flags);
+#define RR_KPF_COMPOUND_HEAD	15
+#define RR_KPF_COMPOUND_TAIL	16
+#define RR_KPF_HWPOISON		19
+#define RR_KPF_THP		22
+/*
+ * How many of this process's filled pages sit in large folios (compound
+ * frames: THP or mTHP), from pagemap and kpageflags: 0, or -errno.
+ */
+int rr_pattern_large_folios(const struct rr_pattern *p, size_t *large);
 
 #endif
