@@ -377,11 +377,11 @@ void rr_pattern_free(struct rr_pattern *p)
 	p->memfd = -1;
 }
 
-int rr_pattern_rewrite(struct rr_pattern *p)
+int rr_pattern_rewrite(struct rr_pattern *p, size_t n)
 {
 	size_t ps = rr_page_size(), i;
 
-	for (i = 0; i < p->filled; i++) {
+	for (i = 0; i < p->filled && i < n; i++) {
 		size_t k = rr_pattern_filled_index(p, i);
 		volatile char *c = p->addr + k * ps;
 		bool ro = !p->spec.split_advice && is_ro(&p->spec, k);

@@ -123,9 +123,10 @@ void rr_pattern_free(struct rr_pattern *p);
 /*
  * Write each filled page's first byte back (a read-only page opened for
  * the write and closed again, which leaves the VMAs as they were): in a
- * fork, a private copy of every page with the same content.
+ * fork, a private copy of every page with the same content. The first
+ * n filled pages (more than filled: all of them).
  */
-int rr_pattern_rewrite(struct rr_pattern *p);
+int rr_pattern_rewrite(struct rr_pattern *p, size_t n);
 /*
  * MADV_DONTNEED churn: fault in and zap every page that is neither
  * filled nor split off. It splits nothing: -EPROTO, with why, if the

@@ -83,17 +83,13 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 
 /*
  * A member's preparation: copy on write of --cow percent of the filled
- * pages, the first ones (a write of the same byte: the content stays).
+ * pages, the first ones (a write of the same byte: the content stays;
+ * read-only pages opened for it and closed again).
  */
 static void break_cow(struct rr_pattern *p)
 {
-	size_t ps = rr_page_size(), n = p->filled * cow / 100, i;
-	volatile char *c;
-
-	for (i = 0; i < n; i++) {
-		c = p->addr + rr_pattern_filled_index(p, i) * ps;
-		*c = *c;
-	}
+	if (rr_pattern_rewrite(p, p->filled * cow / 100))
+		_exit(1);
 }
 
 static int after_merge(const struct rr_repro *r, const struct rr_case *c,

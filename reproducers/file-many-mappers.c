@@ -33,7 +33,7 @@ static const struct rr_opt opts[] = {
 	  "size of the file and of each process's mapping of it, in pages",
 	  .min = 16, .max = 4000000 },
 	{ "split-every", OPT_UINT, &split_every, "N",
-	  "mprotect(PROT_READ) every Nth page of each mapping (2: every other page), so that the i_mmap tree holds procs x pages/N VMAs",
+	  "mprotect(PROT_READ) every Nth page of each mapping (2: every other page), so that the i_mmap tree holds procs x 2 x pages / N VMAs",
 	  .min = 2, .max = 4000000 },
 	{ "identical", OPT_UINT, &identical, "N",
 	  "pages of the file filled (and so walked), spread evenly; the rest stay unpopulated. 0: every page",

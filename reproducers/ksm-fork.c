@@ -107,7 +107,7 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 /* A member's preparation, fork-then-merge: its own copy of each page. */
 static void rewrite(struct rr_pattern *p)
 {
-	if (rr_pattern_rewrite(p))
+	if (rr_pattern_rewrite(p, SIZE_MAX))
 		_exit(1);
 }
 

@@ -37,7 +37,7 @@ static const struct rr_opt opts[] = {
 	  "folio size: the THP (PMD) size, or an mTHP size of /sys/kernel/mm/transparent_hugepage/hugepages-*kB (Linux 6.8+); 0: the THP size",
 	  .min = 8, .max = 1 << 20, .zero_ok = true },
 	{ "split-every", OPT_UINT, &split_every, "N",
-	  "mprotect(PROT_READ) every Nth page (2: every other page): each folio is then mapped by folio pages / N VMAs in every process",
+	  "mprotect(PROT_READ) every Nth page (2: every other page): each folio is then mapped by 2 x folio pages / N VMAs in every process",
 	  .min = 2, .max = 4000000 },
 	{ "procs", OPT_UINT, &procs, "N",
 	  "children forked after the split, each mapping every piece of every folio",
@@ -156,7 +156,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 	o = snprintf(buf, len,
 		     "%llu large folios of %llu KiB (aligned, MADV_HUGEPAGE), every %llu pages mprotect(PROT_READ) after the fault, then %llu children forked: each folio is mapped by %zu VMAs in each of %llu processes, and a walk of it (folio_referenced(), try_to_unmap(), try_to_migrate()) visits them all, the cost the batched large-folio rmap work of Linux 6.8-6.12 went after. Processes and VMAs of the pattern summed over their /proc/PID/maps:",
 		     folios, size_kb(), split_every, procs,
-		     (size_t)(folio_pages() / split_every), procs + 1);
+		     (size_t)(2 * folio_pages() / split_every), procs + 1);
 	for (i = 0; i < res->nr_cases && o < len; i++) {
 		const struct rr_case_result *c = &res->cases[i];
 

@@ -27,12 +27,12 @@ for which in unfixed fixed; do
 	# (make check's time budget): the suite's own plumbing (signals,
 	# faults, the kernel log, the command line, a pattern beyond
 	# vm.max_map_count) and the triggers that walk no KSM rmap
-	# (pressure's own test, ksmd's scans, file-many-mappers' file
+	# (pressure's own test, ksmd's scans, the other kinds' walks
 	# walks).
 	# pressure.sh runs in a guest of its own (vmpressure.sh).
 	mapfile -t run < <(printf '%s\n' "${names[@]}" | grep -vx pressure)
 	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${run[@]}" |
-		grep -vxE 'ksmd|signals|faults|kmsg|cli|patterns|mappers')
+		grep -vxE 'ksmd|signals|faults|kmsg|cli|patterns|kinds')
 	"$top/scripts/vm-run" --kernel "$kernel" \
 		--config "$(test_kernel_config "$kernel")" --check \
 		--out "$out" --timeout 1500 -- "${run[@]}" \

@@ -168,7 +168,7 @@ static void test_dies_with_parent(void)
  */
 static void rewrite(struct rr_pattern *p)
 {
-	if (rr_pattern_rewrite(p))
+	if (rr_pattern_rewrite(p, SIZE_MAX))
 		_exit(1);
 }
 

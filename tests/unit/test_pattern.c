@@ -154,7 +154,7 @@ static void test_rewrite(void)
 	CHECK_EQ(rr_pattern_build(&p, &s, why, sizeof(why)), 0);
 	copy = malloc(p.len);
 	memcpy(copy, p.addr, p.len);
-	CHECK_EQ(rr_pattern_rewrite(&p), 0);
+	CHECK_EQ(rr_pattern_rewrite(&p, SIZE_MAX), 0);
 	CHECK_EQ(rr_maps_count((unsigned long)p.addr,
 			       (unsigned long)p.addr + p.len, &in, NULL), 0);
 	CHECK_EQ(in, 40);
