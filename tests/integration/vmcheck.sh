@@ -25,14 +25,15 @@ for which in unfixed fixed; do
 	start=$SECONDS
 	# What does not depend on the KSM walk's fix runs on one kernel
 	# (make check's time budget): the suite's own plumbing (signals,
-	# faults, the kernel log, the command line, a pattern beyond
-	# vm.max_map_count) and the triggers that walk no KSM rmap
-	# (pressure's own test, ksmd's scans, the other kinds' walks
-	# walks).
-	# pressure.sh runs in a guest of its own (vmpressure.sh).
-	mapfile -t run < <(printf '%s\n' "${names[@]}" | grep -vx pressure)
+	# faults, the kernel log) and the walks that are not KSM's (ksmd's
+	# scans, the other kinds' walks). What does not depend on the
+	# kernel at all runs on the host only: the command line, a pattern
+	# beyond vm.max_map_count. pressure.sh runs in a guest of its own
+	# (vmpressure.sh).
+	mapfile -t run < <(printf '%s\n' "${names[@]}" |
+		grep -vxE 'pressure|cli|patterns')
 	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${run[@]}" |
-		grep -vxE 'ksmd|signals|faults|kmsg|cli|patterns|kinds')
+		grep -vxE 'ksmd|signals|faults|kmsg|kinds')
 	"$top/scripts/vm-run" --kernel "$kernel" \
 		--config "$(test_kernel_config "$kernel")" --check \
 		--out "$out" --timeout 1500 -- "${run[@]}" \
