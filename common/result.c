@@ -344,3 +344,26 @@ void rr_verdict_compute(struct rr_result *r)
 			 "clean", s->oracle.pages_checked,
 			 s->oracle.mappings_checked);
 }
+
+int rr_result_counts_text(const struct rr_result *r, char *buf, size_t len)
+{
+	size_t o;
+	int i;
+
+	o = snprintf(buf, len,
+		     " Processes and VMAs of the pattern summed over their /proc/PID/maps:");
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+		size_t left = o < len ? len - o : 0;
+
+		if (!c->procs)
+			o += snprintf(buf + o, left, "%s %s never built",
+				      i ? ";" : "", c->name);
+		else
+			o += snprintf(buf + o, left,
+				      "%s %s %u process%s, %zu VMAs",
+				      i ? ";" : "", c->name, c->procs,
+				      c->procs == 1 ? "" : "es", c->vmas);
+	}
+	return o;
+}

@@ -254,6 +254,13 @@ void rr_result_param(struct rr_result *r, const char *name,
 		     unsigned long long value);
 void rr_result_param_text(struct rr_result *r, const char *name,
 			  const char *text);
+/*
+ * For a pattern sentence: " Processes and VMAs of the pattern summed
+ * over their /proc/PID/maps: NAME N processes, M VMAs; ..." for every
+ * case (a case not built says so). Returns what snprintf() would.
+ */
+int rr_result_counts_text(const struct rr_result *r, char *buf,
+			  size_t len);
 /* The first case of a page type, or NULL. */
 struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t);

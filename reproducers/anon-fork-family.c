@@ -127,25 +127,14 @@ static void describe(struct rr_result *res)
 static void sentence(const struct rr_result *res, char *buf, size_t len)
 {
 	size_t o;
-	int i;
 
 	o = snprintf(buf, len,
-		     "a parent maps %llu anonymous pages (%llu filled), every %llu pages mprotect(PROT_READ), and forks %llu children per member over %llu level%s (%llu members)%s: every member's VMAs are chained to the parent's anon_vma, as in forking servers whose anon_vma chains grew without bound before the anon_vma reuse (\"degree\") fix of Linux 5.4, so each walk of a parent's page visits every member. Processes and VMAs of the pattern summed over their /proc/PID/maps:",
+		     "a parent maps %llu anonymous pages (%llu filled), every %llu pages mprotect(PROT_READ), and forks %llu children per member over %llu level%s (%llu members)%s: every member's VMAs are chained to the parent's anon_vma, as in forking servers whose anon_vma chains grew without bound before the anon_vma reuse (\"degree\") fix of Linux 5.4, so each walk of a parent's page visits every member.",
 		     pages, filled(), split_every, procs, depth,
 		     depth == 1 ? "" : "s", family_size(),
 		     cow ? ", each of which first rewrites the first share of the filled pages (--cow): the walks of the parent's originals still visit every member" : "");
-	for (i = 0; i < res->nr_cases && o < len; i++) {
-		const struct rr_case_result *c = &res->cases[i];
-
-		if (!c->procs)
-			o += snprintf(buf + o, len - o, "%s %s never built",
-				      i ? ";" : "", c->name);
-		else
-			o += snprintf(buf + o, len - o,
-				      "%s %s %u process%s, %zu VMAs",
-				      i ? ";" : "", c->name, c->procs,
-				      c->procs == 1 ? "" : "es", c->vmas);
-	}
+	if (o < len)
+		rr_result_counts_text(res, buf + o, len - o);
 }
 
 static const struct rr_repro anon_fork_family = {

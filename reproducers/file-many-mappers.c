@@ -108,23 +108,12 @@ static void describe(struct rr_result *res)
 static void sentence(const struct rr_result *res, char *buf, size_t len)
 {
 	size_t o;
-	int i;
 
 	o = snprintf(buf, len,
-		     "a MAP_SHARED memfd of %llu pages (%llu filled) mapped by %llu processes, every %llu pages mprotect(PROT_READ) in each: the i_mmap tree of one file holds every process's VMAs, as libc's and the dynamic loader's do on a machine running thousands of processes, where a walk or an exec() waits on i_mmap_rwsem. Processes and VMAs of the pattern summed over their /proc/PID/maps:",
+		     "a MAP_SHARED memfd of %llu pages (%llu filled) mapped by %llu processes, every %llu pages mprotect(PROT_READ) in each: the i_mmap tree of one file holds every process's VMAs, as libc's and the dynamic loader's do on a machine running thousands of processes, where a walk or an exec() waits on i_mmap_rwsem.",
 		     pages, filled(), procs, split_every);
-	for (i = 0; i < res->nr_cases && o < len; i++) {
-		const struct rr_case_result *c = &res->cases[i];
-
-		if (!c->procs)
-			o += snprintf(buf + o, len - o, "%s %s never built",
-				      i ? ";" : "", c->name);
-		else
-			o += snprintf(buf + o, len - o,
-				      "%s %s %u process%s, %zu VMAs",
-				      i ? ";" : "", c->name, c->procs,
-				      c->procs == 1 ? "" : "es", c->vmas);
-	}
+	if (o < len)
+		rr_result_counts_text(res, buf + o, len - o);
 }
 
 static const struct rr_repro file_many_mappers = {

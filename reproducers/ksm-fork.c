@@ -225,7 +225,6 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 {
 	char every[32];
 	size_t o;
-	int i;
 
 	snprintf(every, sizeof(every), split_every == 2 ? "every other" :
 		 "one in every %llu", split_every);
@@ -239,22 +238,9 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 		o += snprintf(buf + o, o < len ? len - o : 0,
 			      ". The children form a tree of %llu levels, %llu children per member above the last: %llu members",
 			      depth, children, family_size());
-	o += snprintf(buf + o, o < len ? len - o : 0,
-		      ". Processes and VMAs of the pattern summed over their /proc/PID/maps:");
-	for (i = 0; i < res->nr_cases && o < len; i++) {
-		const struct rr_case_result *c = &res->cases[i];
-
-		if (!c->procs)
-			o += snprintf(buf + o, len - o, "%s %s never built",
-				      i ? "," : "",
-				      c->name);
-		else
-			o += snprintf(buf + o, len - o,
-				      "%s %s %u processes, %zu VMAs",
-				      i ? ";" : "",
-				      c->name, c->procs,
-				      c->vmas);
-	}
+	o += snprintf(buf + o, o < len ? len - o : 0, ".");
+	if (o < len)
+		rr_result_counts_text(res, buf + o, len - o);
 }
 
 static const struct rr_repro ksm_fork = {

@@ -151,24 +151,13 @@ static void describe(struct rr_result *res)
 static void sentence(const struct rr_result *res, char *buf, size_t len)
 {
 	size_t o;
-	int i;
 
 	o = snprintf(buf, len,
-		     "%llu large folios of %llu KiB (aligned, MADV_HUGEPAGE), every %llu pages mprotect(PROT_READ) after the fault, then %llu children forked: each folio is mapped by %zu VMAs in each of %llu processes, and a walk of it (folio_referenced(), try_to_unmap(), try_to_migrate()) visits them all, the cost the batched large-folio rmap work of Linux 6.8-6.12 went after. Processes and VMAs of the pattern summed over their /proc/PID/maps:",
+		     "%llu large folios of %llu KiB (aligned, MADV_HUGEPAGE), every %llu pages mprotect(PROT_READ) after the fault, then %llu children forked: each folio is mapped by %zu VMAs in each of %llu processes, and a walk of it (folio_referenced(), try_to_unmap(), try_to_migrate()) visits them all, the cost the batched large-folio rmap work of Linux 6.8-6.12 went after.",
 		     folios, size_kb(), split_every, procs,
 		     (size_t)(2 * folio_pages() / split_every), procs + 1);
-	for (i = 0; i < res->nr_cases && o < len; i++) {
-		const struct rr_case_result *c = &res->cases[i];
-
-		if (!c->procs)
-			o += snprintf(buf + o, len - o, "%s %s never built",
-				      i ? ";" : "", c->name);
-		else
-			o += snprintf(buf + o, len - o,
-				      "%s %s %u process%s, %zu VMAs",
-				      i ? ";" : "", c->name, c->procs,
-				      c->procs == 1 ? "" : "es", c->vmas);
-	}
+	if (o < len)
+		rr_result_counts_text(res, buf + o, len - o);
 }
 
 static const struct rr_repro large_folio_split = {

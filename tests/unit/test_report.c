@@ -594,6 +594,28 @@ static void test_benchmark(void)
 	CHECK_CONTAINS(r.reason, "within the bound of 1100 ms per GiB");
 }
 
-TEST_MAIN(T(test_verdicts), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
+/* The pattern sentence's counts: every case, built or not. */
+static void test_counts_text(void)
+{
+	static struct rr_result r;
+	char buf[256];
+
+	memset(&r, 0, sizeof(r));
+	r.nr_cases = 3;
+	snprintf(r.cases[0].name, sizeof(r.cases[0].name), "many");
+	r.cases[0].procs = 8;
+	r.cases[0].vmas = 3200;
+	snprintf(r.cases[1].name, sizeof(r.cases[1].name), "one");
+	r.cases[1].procs = 1;
+	r.cases[1].vmas = 400;
+	snprintf(r.cases[2].name, sizeof(r.cases[2].name), "file");
+	CHECK_EQ(rr_result_counts_text(&r, buf, sizeof(buf)), strlen(buf));
+	CHECK_STR(buf, " Processes and VMAs of the pattern summed over their /proc/PID/maps: many 8 processes, 3200 VMAs; one 1 process, 400 VMAs; file never built");
+	/* cut short: what snprintf() would have written */
+	CHECK(rr_result_counts_text(&r, buf, 20) > 20);
+	CHECK_EQ(strlen(buf), 19);
+}
+
+TEST_MAIN(T(test_verdicts), T(test_counts_text), T(test_not_reached), T(test_json), T(test_ktap), T(test_text),
 	  T(test_unstarted), T(test_oracle_policy), T(test_kernel_log),
 	  T(test_judge_calls), T(test_benchmark))
