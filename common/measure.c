@@ -348,6 +348,12 @@ static int prepare(struct body *b, struct rr_case_result *c,
 	c->procs = 1 + p->nr_pids;
 	if (err)
 		return err;
+	if (p->victim_op && !res->victim_call[0]) {
+		snprintf(res->victim_call, sizeof(res->victim_call), "%s",
+			 p->victim_op->call);
+		snprintf(res->victim_what, sizeof(res->victim_what), "%s",
+			 p->victim_op->what);
+	}
 	if (c->type == RR_PT_KSM) {
 		rr_phase(res, "case %s run %u: merge", name, run);
 		err = b->ops.merge(b->r, p, &c->ksm, why, len);
@@ -426,7 +432,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	if (err)
 		goto out;
 	if (!off) {
-		err = rr_victim_start(&v, p.victim);
+		err = rr_victim_start(&v, p.victim, p.victim_op);
 		if (err) {
 			snprintf(why, sizeof(why), "victim thread: %s",
 				 strerror(-err));
@@ -478,7 +484,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		unprepare(b, c, &p);
 		err = prepare(b, c, &p, run, why, sizeof(why));
 		if (!err && !off)
-			err = rr_victim_start(&v, p.victim);
+			err = rr_victim_start(&v, p.victim, p.victim_op);
 		if (err)
 			break;
 	}
@@ -488,7 +494,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		unprepare(b, c, &p);
 		err = prepare(b, c, &p, run, why, sizeof(why));
 		if (!err)
-			err = rr_victim_start(&v, p.victim);
+			err = rr_victim_start(&v, p.victim, p.victim_op);
 		rr_phase(res, "case %s run %u: trigger %s, victim pass", name,
 			 run, trig);
 		rr_msg("run %u/%llu, case %s: trigger %s (victim pass)", run,

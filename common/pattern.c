@@ -193,9 +193,13 @@ static int map(struct rr_pattern *p, char *why, size_t len)
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS, fd = -1;
 
 	if (p->spec.type == RR_PT_FILE) {
-		fd = memfd_create("rmap-repro", MFD_CLOEXEC);
+		fd = p->spec.file_dir ?
+		     open(p->spec.file_dir, O_TMPFILE | O_RDWR | O_CLOEXEC,
+			  0600) :
+		     memfd_create("rmap-repro", MFD_CLOEXEC);
 		if (fd < 0 || ftruncate(fd, p->len)) {
-			snprintf(why, len, "memfd: %s", strerror(errno));
+			snprintf(why, len, "%s: %s", p->spec.file_dir ?
+				 p->spec.file_dir : "memfd", strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return -errno;
@@ -274,6 +278,11 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 	for (i = 0; i < p->filled; i++)
 		fill(p->addr + rr_pattern_filled_index(p, i) * ps,
 		     s->contents > 1 ? i % s->contents : 0);
+	/* clean page cache: reclaim then drops it, with no swap */
+	if (s->file_dir && fdatasync(p->memfd)) {
+		snprintf(why, len, "fdatasync: %s", strerror(errno));
+		return -errno;
+	}
 
 	for (i = 0; s->split_every && i < s->pages; i += s->split_every) {
 		err = split_page(p, i, why, len);

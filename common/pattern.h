@@ -48,10 +48,17 @@ struct rr_pattern_spec {
 	 * it by PTE ranges of many VMAs. 0: base pages (MADV_NOHUGEPAGE).
 	 */
 	size_t folio_pages;
+	/*
+	 * File pages: an unlinked file in this directory (O_TMPFILE: page
+	 * cache of its filesystem, written back after the fill so that
+	 * reclaim needs no swap) instead of a memfd (shmem); NULL: memfd.
+	 */
+	const char *file_dir;
 };
 
 struct rr_frames;
 struct rr_family;
+struct rr_victim_op;
 
 struct rr_pattern {
 	struct rr_pattern_spec spec;
@@ -62,6 +69,8 @@ struct rr_pattern {
 	size_t vmas;		/* counted in /proc/self/maps */
 	size_t vmas_expected;
 	char *victim;		/* a page whose mprotect needs the rmap lock */
+	/* the victim's call instead of that mprotect() (NULL: none) */
+	const struct rr_victim_op *victim_op;
 	/*
 	 * Other processes that map the pattern at the same addresses
 	 * (forks): residency counts their pages too. Owned by the

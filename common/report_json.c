@@ -395,6 +395,8 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 
 	json_obj_begin(&j, "victim");
 	json_str(&j, "mode", rr_victim_names[r->victim]);
+	json_str(&j, "call", r->victim_call[0] ? r->victim_call :
+		 "mprotect()");
 	rr_victim_text(r, text, sizeof(text));
 	json_str(&j, "what", text);
 	json_obj_end(&j);

@@ -287,8 +287,9 @@ void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
 	default:
 		how = " It ran in a pass of its own, on a fresh copy of the pattern, so that the probe's pass measured the walks undisturbed.";
 	}
-	snprintf(buf, size,
-		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write; CLOCK_MONOTONIC around each call.%s%s",
+	snprintf(buf, size, "%s; CLOCK_MONOTONIC around each call.%s%s",
+		 r->victim_what[0] ? r->victim_what :
+		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write",
 		 how, rr_trigger_backs_off(r->trigger) ?
 		 " Reclaim's folio_referenced() takes that lock with trylock and gives up when a writer waits, so a victim cuts reclaim's walks short and shows what a writer waits while reclaim backs off." :
 		 "");
@@ -645,7 +646,8 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	stats_table(f, r, T_PROBE);
 	if (r->nr_cross)
 		cross_table(f, r);
-	fprintf(f, "\nVictim mprotect() latency, ms:\n");
+	fprintf(f, "\nVictim %s latency, ms:\n",
+		r->victim_call[0] ? r->victim_call : "mprotect()");
 	stats_table(f, r, T_VICTIM);
 	for (i = 0; i < r->nr_cases && !r->cases[i].calls.count; i++)
 		;

@@ -206,6 +206,9 @@ struct rr_result {
 	char trigger_why[256];		/* why this trigger */
 	char trigger_how[256];		/* what the last trigger did */
 	int victim;			/* enum rr_victim_mode, resolved */
+	/* the pattern's own victim call (rr_victim_op); empty: mprotect() */
+	char victim_call[48];
+	char victim_what[320];
 	struct rr_probe_setup probe;	/* chosen by the parent */
 	int nr_cross;
 	struct rr_probe_setup cross[RR_MAX_CROSS];

@@ -19,7 +19,8 @@ static void *victim_fn(void *arg)
 	struct rr_victim *v = arg;
 	size_t ps = rr_page_size();
 	int prot[2] = { PROT_READ, PROT_READ | PROT_WRITE };
-	int i = 0;
+	unsigned long calls = 0;
+	int i = 0, err;
 
 	__atomic_store_n(&v->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	for (;;) {
@@ -41,7 +42,9 @@ static void *victim_fn(void *arg)
 			continue;
 		}
 		t0 = rr_now_ns();
-		if (mprotect(v->page, ps, prot[i]))
+		err = v->op ? v->op->fn(v->op->arg, calls++) :
+		      mprotect(v->page, ps, prot[i]);
+		if (err)
 			v->errors++;
 		else
 			v->lat[v->n++] = (double)(rr_now_ns() - t0) /
@@ -55,12 +58,14 @@ static void *victim_fn(void *arg)
 	return NULL;
 }
 
-int rr_victim_start(struct rr_victim *v, char *page)
+int rr_victim_start(struct rr_victim *v, char *page,
+		    const struct rr_victim_op *op)
 {
 	int err;
 
 	memset(v, 0, sizeof(*v));
 	v->page = page;
+	v->op = op;
 	v->cap = VICTIM_CAP;
 	pthread_mutex_init(&v->lock, NULL);
 	v->lat = malloc(v->cap * sizeof(*v->lat));

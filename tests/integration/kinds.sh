@@ -59,6 +59,29 @@ TYPE=file run file-many-mappers "i_mmap_rwsem" "[[8,3200],[1,400]]" \
 assert_jq "file-many-mappers: the JSON names --procs" \
 	"$work/file-many-mappers.json" '.pattern.procs == 8'
 
+# the same on a disk file's page cache, the victim loading it as a
+# library; a skip where no disk-backed filesystem holds /var/tmp or /tmp
+disk=""
+for d in /var/tmp /tmp; do
+	case $(stat -f -c %T "$d" 2>/dev/null) in
+	""|tmpfs|ramfs) ;;
+	*) disk=$d; break ;;
+	esac
+done
+if [ -n "$disk" ]; then
+	TYPE=file run file-many-mappers "i_mmap_rwsem" "[[8,3200],[1,400]]" \
+		--procs 8 --pages 400 --identical 32 --backing disk \
+		--victim-op load
+	assert_jq "file-many-mappers --backing disk: the victim's library loads timed" \
+		"$work/file-many-mappers.json" \
+		'.pattern.backing == "disk" and .victim.call == "library load" and (.cases | all(.victim_stall_ms.count > 0 and .victim_errors == 0))'
+else
+	"$bin/file-many-mappers" --backing disk --format json \
+		>"$work/nodisk.json" 2>/dev/null
+	assert_jq "file-many-mappers --backing disk: a skip here (no disk-backed /var/tmp or /tmp), saying why" \
+		"$work/nodisk.json" '.verdict == "skip" and (.reason | test("disk-backed"))'
+fi
+
 # 2 children, then 2 each (1 + 2 + 4 processes); a quarter rewritten
 run anon-fork-family '"degree"' "[[7,2800],[1,400]]" \
 	--procs 2 --depth 2 --cow 25 --pages 400 --identical 32

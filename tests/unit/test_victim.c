@@ -24,7 +24,7 @@ static void test_lifecycle(void)
 	CHECK(map != MAP_FAILED);
 	if (map == MAP_FAILED)
 		return;
-	CHECK_EQ(rr_victim_start(&v, map + ps), 0);
+	CHECK_EQ(rr_victim_start(&v, map + ps, NULL), 0);
 	CHECK(v.tid > 0);
 	rr_sleep_ms(50);
 	rr_victim_take(&v, &s);
