@@ -54,7 +54,8 @@ static void *victim_fn(void *arg)
 		usleep(VICTIM_PAUSE_US);
 	}
 	/* Leave the page as the pattern built it: read-write. */
-	mprotect(v->page, ps, PROT_READ | PROT_WRITE);
+	if (!v->op)
+		mprotect(v->page, ps, PROT_READ | PROT_WRITE);
 	return NULL;
 }
 

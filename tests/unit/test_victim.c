@@ -4,6 +4,7 @@
  * toggling it times each mprotect(), paused its samples can be taken
  * (and are then gone), and it stops cleanly, also when never started.
  */
+#include <errno.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -45,6 +46,37 @@ static void test_lifecycle(void)
 	munmap(map, 4 * ps);
 }
 
+/* A pattern's own call: timed instead of mprotect(), in order. */
+static unsigned long op_calls, op_next;
+
+static int op_fn(void *arg, unsigned long i)
+{
+	/* the calls are numbered from 0, one after the other */
+	if (i != op_next++)
+		return -EINVAL;
+	op_calls++;
+	/* every fourth fails: an error, not a sample */
+	return i % 4 == 3 ? -EIO : 0;
+}
+
+static void test_own_op(void)
+{
+	const struct rr_victim_op op = { .call = "x()", .fn = op_fn };
+	struct rr_samples s = { 0 };
+	struct rr_victim v = { 0 };
+
+	CHECK_EQ(rr_victim_start(&v, NULL, &op), 0);
+	rr_victim_go(&v);
+	rr_sleep_ms(50);
+	rr_victim_pause(&v);
+	rr_victim_take(&v, &s);
+	rr_victim_stop(&v);
+	CHECK(op_calls > 8);
+	CHECK_EQ(s.n + v.errors, op_calls);
+	CHECK_EQ(v.errors, op_calls / 4);
+	rr_samples_free(&s);
+}
+
 static void test_stop_unstarted(void)
 {
 	struct rr_victim v = { 0 };
@@ -53,4 +85,4 @@ static void test_stop_unstarted(void)
 	CHECK(!v.started);
 }
 
-TEST_MAIN(T(test_lifecycle), T(test_stop_unstarted))
+TEST_MAIN(T(test_lifecycle), T(test_own_op), T(test_stop_unstarted))
