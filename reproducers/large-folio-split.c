@@ -64,8 +64,11 @@ static size_t folio_pages(void)
 	return size_kb() * 1024 / rr_page_size();
 }
 
+/* A size this kernel does not offer is a usage error; no THP, a skip. */
 static bool check(char *why, size_t len)
 {
+	if (!rr_thp_pmd_kb())
+		return true;
 	if (!rr_thp_offered(size_kb(), why, len))
 		return false;
 	if (split_every > folio_pages()) {
@@ -88,8 +91,14 @@ static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 static int setup(const struct rr_repro *r, struct rr_result *res, char *why,
 		 size_t len)
 {
-	int err = rr_default_setup(r, res, why, len);
+	int err;
 
+	if (!rr_thp_pmd_kb()) {
+		snprintf(why, len,
+			 "no transparent huge pages (CONFIG_TRANSPARENT_HUGEPAGE off: no /sys/kernel/mm/transparent_hugepage/hpage_pmd_size)");
+		return -ENODEV;
+	}
+	err = rr_default_setup(r, res, why, len);
 	if (err)
 		return err;
 	rr_phase(res, "setup: THP");
