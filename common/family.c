@@ -104,6 +104,16 @@ unsigned long long rr_family_size(unsigned long long children,
 	return n;
 }
 
+bool rr_family_fits(unsigned long long children, unsigned long long depth,
+		    const char *opt, char *why, size_t len)
+{
+	if (rr_family_size(children, depth) <= RR_FAMILY_MAX)
+		return true;
+	snprintf(why, len, "--%s %llu --depth %llu: more than %d members",
+		 opt, children, depth, RR_FAMILY_MAX);
+	return false;
+}
+
 /*
  * A member at `level` (1: a child of the measuring process): prepare,
  * fork its own children below the last level, send its pid, hold until

@@ -21,6 +21,12 @@
 /* Members of a tree (not counting the measuring process), capped. */
 unsigned long long rr_family_size(unsigned long long children,
 				  unsigned long long depth);
+/*
+ * Does such a tree fit RR_FAMILY_MAX? why names the option given for
+ * children (opt, without "--") when it does not.
+ */
+bool rr_family_fits(unsigned long long children, unsigned long long depth,
+		    const char *opt, char *why, size_t len);
 
 /*
  * Fork the family of p: every member runs prep(p) first (NULL: nothing;

@@ -63,6 +63,17 @@ static double secs(uint64_t ns)
 	return (double)ns / NSEC_PER_SEC;
 }
 
+unsigned long long rr_case_filled(void (*spec)(const struct rr_case *c,
+					       struct rr_pattern_spec *s),
+				  const struct rr_case *c)
+{
+	struct rr_pattern_spec s;
+
+	memset(&s, 0, sizeof(s));
+	spec(c, &s);
+	return rr_pattern_spec_filled(&s);
+}
+
 int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 		     char *why, size_t len)
 {

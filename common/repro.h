@@ -77,6 +77,13 @@ struct rr_repro_ops {
 			 struct rr_pattern *p);
 };
 
+/*
+ * How many pages spec() fills for case c (a zeroed spec given to it):
+ * the figure a reproducer's report and checks quote.
+ */
+unsigned long long rr_case_filled(void (*spec)(const struct rr_case *c,
+					       struct rr_pattern_spec *s),
+				  const struct rr_case *c);
 int rr_default_setup(const struct rr_repro *r, struct rr_result *res,
 		     char *why, size_t len);
 int rr_default_build(const struct rr_repro *r, const struct rr_case *c,

@@ -219,10 +219,7 @@ static const struct rr_repro_ops ops = {
 
 static unsigned long long filled(void)
 {
-	struct rr_pattern_spec s = { 0 };
-
-	spec(&cases[0], &s);
-	return rr_pattern_spec_filled(&s);
+	return rr_case_filled(spec, &cases[0]);
 }
 
 static void describe(struct rr_result *res)

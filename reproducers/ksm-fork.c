@@ -90,13 +90,8 @@ static unsigned long long family_size(void)
 
 static bool check(char *why, size_t len)
 {
-	if (family_size() > RR_FAMILY_MAX) {
-		snprintf(why, len,
-			 "--children %llu --depth %llu: more than %d members",
-			 children, depth, RR_FAMILY_MAX);
-		return false;
-	}
-	return rr_opt_split_fits(pages, split_every, identical, why, len);
+	return rr_family_fits(children, depth, "children", why, len) &&
+	       rr_opt_split_fits(pages, split_every, identical, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
@@ -204,10 +199,7 @@ static const struct rr_repro_ops ops = {
 
 static unsigned long long filled(void)
 {
-	struct rr_pattern_spec s = { 0 };
-
-	spec(&cases[0], &s);
-	return rr_pattern_spec_filled(&s);
+	return rr_case_filled(spec, &cases[0]);
 }
 
 static void describe(struct rr_result *res)

@@ -62,10 +62,7 @@ static bool check(char *why, size_t len)
 /* identical 0 means every page */
 static unsigned long long filled(void)
 {
-	struct rr_pattern_spec s = { 0 };
-
-	spec(&cases[0], &s);
-	return rr_pattern_spec_filled(&s);
+	return rr_case_filled(spec, &cases[0]);
 }
 
 static void describe(struct rr_result *res)

@@ -55,6 +55,16 @@ static void test_size(void)
 	CHECK(rr_family_size(8, 4) > RR_FAMILY_MAX);
 }
 
+static void test_fits(void)
+{
+	char why[128] = "";
+
+	CHECK(rr_family_fits(1024, 1, "procs", why, sizeof(why)));
+	CHECK_STR(why, "");
+	CHECK(!rr_family_fits(32, 3, "children", why, sizeof(why)));
+	CHECK_STR(why, "--children 32 --depth 3: more than 1024 members");
+}
+
 static atomic_int *prepared;
 
 static void count_prep(struct rr_pattern *p)
@@ -260,6 +270,6 @@ static void test_member_madvise(void)
 	rr_pattern_free(&p);
 }
 
-TEST_MAIN(T(test_size), T(test_spawn_and_reap), T(test_spawn_fails),
+TEST_MAIN(T(test_size), T(test_fits), T(test_spawn_and_reap), T(test_spawn_fails),
 	  T(test_dies_with_parent), T(test_frame_refs),
 	  T(test_member_madvise))
