@@ -129,6 +129,7 @@ struct rr_bprobe_result {
 	unsigned long long marks;	/* pattern marks inside them */
 	unsigned long unpaired;		/* dropped starts and ends */
 	unsigned long long lost;
+	unsigned long read_errors;	/* a polled counter not read */
 	/* the counted ones by their task (tasks.h) */
 	unsigned long by_task[RR_TASK_MAX];
 };

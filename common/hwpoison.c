@@ -78,13 +78,16 @@ static int undo_unpoison(const char *pfn_text, const char *unused,
 		rr_msg("frame %llu is back in use (unpoison-pfn)", pfn);
 	/*
 	 * The kernel gives back only some frames (not one still
-	 * referenced, or after a real hardware error): the others stay
-	 * retired until reboot, which is said, not retried.
+	 * referenced, or after a real hardware error, and none without
+	 * the injector's unpoison-pfn, ENOENT): the others stay
+	 * retired until reboot, which is said, not retried: this run
+	 * retired them, nobody else changed them.
 	 */
-	if (err == -EBUSY || err == -EOPNOTSUPP || err == -EINVAL) {
+	if (err == -EBUSY || err == -EOPNOTSUPP || err == -EINVAL ||
+	    err == -ENOENT) {
 		rr_warn("frame %llu stays retired (HWPoison) until reboot: the kernel would not unpoison it (%s)",
 			pfn, strerror(-err));
-		return JOURNAL_LEFT;
+		return JOURNAL_RETIRED;
 	}
 	return err;
 }

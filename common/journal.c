@@ -153,27 +153,53 @@ void journal_forget(void)
 	nr_knobs_done = 0;
 }
 
-int journal_begin(const char *who)
+int journal_begin(const char *who, char *why, size_t len)
 {
-	char buf[256];
+	char buf[256], failed[PATH_MAX];
 	int fd, n;
 
-	/* Never truncate the journal of a run that was killed: undo it. */
+	/*
+	 * Never truncate the journal of a run that was killed: undo it.
+	 * A replay that failed (now, or in an earlier run: its .failed
+	 * journal, tried again) leaves the machine changed: no run starts
+	 * on top of it.
+	 */
+	snprintf(failed, sizeof(failed), "%s.failed", journal_path());
 	if (journal_exists()) {
 		rr_msg("a killed run left %s: restoring it first",
 		       journal_path());
-		journal_replay(journal_path(), true, NULL);
+		if (journal_replay(journal_path(), true, NULL)) {
+			snprintf(why, len,
+				 "the journal a killed run left could not be replayed whole (kept as %s): fix the cause and run scripts/restore --journal %s",
+				 failed, failed);
+			return -EUCLEAN;
+		}
+	}
+	if (rr_path_exists(failed)) {
+		rr_msg("an earlier restore failed and kept %s: trying it again",
+		       failed);
+		if (journal_replay(failed, true, NULL)) {
+			snprintf(why, len,
+				 "%s records changes an earlier restore could not undo, and they still cannot be: fix the cause and run scripts/restore --journal %s",
+				 failed, failed);
+			return -EUCLEAN;
+		}
 	}
 
 	fd = open(journal_path(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
 		  O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (fd < 0) {
+		snprintf(why, len, "cannot create %s: %s", journal_path(),
+			 strerror(errno));
 		return -errno;
+	}
 	n = snprintf(buf, sizeof(buf),
 		     "# rmap-repro journal v1: pid %d (%s), undo last first\n",
 		     getpid(), who);
 	if (write(fd, buf, n) != n) {
 		n = -errno;
+		snprintf(why, len, "cannot write %s: %s", journal_path(),
+			 strerror(-n));
 		close(fd);
 		return n;
 	}
@@ -182,7 +208,11 @@ int journal_begin(const char *who)
 	journal_fd = fd;
 	journal_forget();
 	/* A later boot must not undo what this boot's reboot undid. */
-	return journal_record(J_BOOT, rr_boot_id(), "");
+	n = journal_record(J_BOOT, rr_boot_id(), "");
+	if (n)
+		snprintf(why, len, "cannot write %s: %s", journal_path(),
+			 strerror(-n));
+	return n;
 }
 
 /* Tabs separate fields and newlines end records: escape both. */
@@ -561,6 +591,8 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 		err = undo(recs, n, i, &ksm_run, verbose);
 		if (err == JOURNAL_LEFT) {
 			res.left++;
+		} else if (err == JOURNAL_RETIRED) {
+			res.retired++;
 		} else if (err) {
 			rr_warn("could not undo %s %s: %s", recs[i].op,
 				recs[i].a1, strerror(-err));

@@ -41,6 +41,7 @@
 struct rr_replay {
 	int undone;		/* records undone */
 	int left;		/* changed since: left alone */
+	int retired;		/* frames this run retired until reboot */
 	int failures;		/* could not be undone */
 	bool other_boot;	/* journal of an earlier boot: nothing to do */
 };
@@ -60,9 +61,11 @@ void rr_lock_release(void);
 bool journal_exists(void);
 /*
  * Start a new journal for this run (the lock must be held). A journal
- * left by a killed run is replayed first, never overwritten.
+ * left by a killed run is replayed first, never overwritten, and so is
+ * a journal.failed kept by a restore that failed; if either replay fails
+ * the run must not start: -EUCLEAN, with why.
  */
-int journal_begin(const char *who);
+int journal_begin(const char *who, char *why, size_t len);
 /* Append one record; the journal is flushed before this returns. */
 int journal_record(const char *op, const char *arg1, const char *arg2);
 /*
@@ -97,9 +100,11 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st);
  * Undoing one kind of record: registered by the module that makes the
  * change, listed in journal_undo.c. Returns 0 (done, or nothing left to
  * undo), JOURNAL_LEFT (the change is no longer the run's: left as it
- * is, and said), or -errno.
+ * is, and said), JOURNAL_RETIRED (the run's own change that the kernel
+ * will not undo before a reboot: a frame it retired), or -errno.
  */
 #define JOURNAL_LEFT 1
+#define JOURNAL_RETIRED 2
 struct journal_undo {
 	const char *op;
 	int (*undo)(const char *a1, const char *a2, bool verbose);

@@ -113,6 +113,15 @@ void json_num(struct rr_json *j, const char *key, double val, int decimals)
 		fputs("null", j->f);
 }
 
+void json_sig(struct rr_json *j, const char *key, double val, int digits)
+{
+	head(j, key);
+	if (isfinite(val))
+		fprintf(j->f, "%.*g", digits, val);
+	else
+		fputs("null", j->f);
+}
+
 void json_bool(struct rr_json *j, const char *key, bool val)
 {
 	head(j, key);

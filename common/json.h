@@ -25,6 +25,8 @@ void json_uint(struct rr_json *j, const char *key, unsigned long long val);
 void json_int(struct rr_json *j, const char *key, long long val);
 /* Non-finite numbers become null: JSON has no NaN. */
 void json_num(struct rr_json *j, const char *key, double val, int decimals);
+/* significant digits, for values of any size (p-values) */
+void json_sig(struct rr_json *j, const char *key, double val, int digits);
 void json_bool(struct rr_json *j, const char *key, bool val);
 void json_null(struct rr_json *j, const char *key);
 void json_finish(struct rr_json *j);

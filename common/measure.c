@@ -23,6 +23,7 @@
 #include "tasks.h"
 #include "trigger.h"
 #include "util.h"
+#include "verdict.h"
 #include "victim.h"
 
 struct case_state {
@@ -41,6 +42,7 @@ struct body {
 	struct rr_result *res;
 	struct rr_trigger_ctx tctx;
 	int built;			/* a pattern is built: teardown owed */
+	unsigned int run;		/* the run under way, from 1 */
 	bool oracle;			/* verify() judges this trigger */
 	struct case_state cs[RR_MAX_CASES];
 };
@@ -132,7 +134,9 @@ static int setup(struct body *b, char *why, size_t len)
 	struct rr_result *res = b->res;
 	int err;
 
-	rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before);
+	/* no VM event counters: whether the OOM killer ran is unknown */
+	if (rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_before))
+		res->oom_unknown = true;
 	err = b->meter.ops->open(&b->meter, why, len);
 	if (!err && b->trig->setup)
 		err = b->trig->setup(&b->tctx, res, why, len);
@@ -141,12 +145,23 @@ static int setup(struct body *b, char *why, size_t len)
 	return b->ops.setup(b->r, res, why, len);
 }
 
+/* The samples the verdict judges: the probe's intervals, or the calls. */
+static struct rr_samples *judged_samples(struct body *b,
+					 const struct rr_case_result *c)
+{
+	struct case_state *cs = state(b, c);
+
+	return b->res->judge_calls ? &cs->calls : &cs->lat;
+}
+
 /* Recompute the shared statistics of a case from its samples. */
 static void publish(struct body *b, struct rr_case_result *c)
 {
 	struct case_state *cs = state(b, c);
+	struct rr_samples *j = judged_samples(b, c);
 	int i;
 
+	c->kept = rr_samples_thin(j->v, j->n, c->keep, RR_KEEP_SAMPLES);
 	rr_stats_compute(cs->lat.v, cs->lat.n, &c->latency);
 	rr_stats_compute(cs->victim.v, cs->victim.n, &c->victim);
 	for (i = 0; i < b->res->nr_cross; i++)
@@ -304,6 +319,13 @@ static int fire(struct body *b, struct rr_case_result *c,
 		c->marks += pres[0].marks;
 		c->unpaired += pres[0].unpaired;
 		c->lost_events += pres[0].lost;
+		if (b->run && b->run <= RR_MAX_RUNS) {
+			struct rr_run_fig *f = &c->run[b->run - 1];
+
+			f->lost += pres[0].lost;
+			f->unpaired += pres[0].unpaired;
+			f->read_errors += pres[0].read_errors;
+		}
 		c->part_unpaired += part.unpaired;
 		for (k = 0; k < RR_TASK_MAX; k++)
 			c->walkers[k] += pres[0].by_task[k];
@@ -395,6 +417,19 @@ static void unprepare(struct body *b, struct rr_case_result *c,
 	b->ops.teardown(b->r, decl(b, c), p);
 }
 
+/* "2/3", or "4 (one more, at most 9)" past the runs asked for */
+static const char *run_label(struct body *b, unsigned int run)
+{
+	static char buf[64];
+
+	if (run <= b->res->runs_asked)
+		snprintf(buf, sizeof(buf), "%u/%u", run, b->res->runs_asked);
+	else
+		snprintf(buf, sizeof(buf), "%u (one more, at most %u)", run,
+			 b->res->max_runs);
+	return buf;
+}
+
 /* A pass of its own, on a fresh copy of the pattern, with no victim. */
 static int extra_pass(struct body *b, struct rr_case_result *c,
 		      struct rr_pattern *p, struct rr_victim *v,
@@ -414,9 +449,26 @@ static int extra_pass(struct body *b, struct rr_case_result *c,
 		return err;
 	rr_phase(b->res, "case %s run %u: trigger %s, %s", name, run,
 		 b->trig->name, what);
-	rr_msg("run %u/%llu, case %s: trigger %s (%s)", run, rr_cfg.runs,
+	rr_msg("run %s, case %s: trigger %s (%s)", run_label(b, run),
 	       name, b->trig->name, what);
 	return fire(b, c, p, pass, NULL, &counted, why, len);
+}
+
+/* The judged samples this run added, from index first: its figure. */
+static void run_figure(struct body *b, struct rr_case_result *c,
+		       unsigned int run, size_t first)
+{
+	struct rr_samples *j = judged_samples(b, c);
+	struct rr_run_fig *f;
+	struct rr_stats st;
+
+	if (!run || run > RR_MAX_RUNS)
+		return;
+	f = &c->run[run - 1];
+	rr_stats_compute(j->v + first, j->n - first, &st);
+	f->count = st.count;
+	f->p50 = st.p50;
+	f->max = st.max;
 }
 
 static int run_case(struct body *b, struct rr_case_result *c,
@@ -433,11 +485,12 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	unsigned long counted = 0, attempt;
 	bool missed = false;
 	char why[512] = "";
+	size_t first = judged_samples(b, c)->n;
 	int err;
 
 	c->ran = true;
 	rr_kmsg_open(&km);
-	rr_msg("run %u/%llu, case %s: build%s", run, rr_cfg.runs, name,
+	rr_msg("run %s, case %s: build%s", run_label(b, run), name,
 	       c->type == RR_PT_KSM ? " and merge" : "");
 	err = prepare(b, c, &p, run, why, sizeof(why));
 	if (err)
@@ -452,7 +505,7 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	}
 	for (attempt = 1;; attempt++) {
 		rr_phase(res, "case %s run %u: trigger %s", name, run, trig);
-		rr_msg("run %u/%llu, case %s: trigger %s%s", run, rr_cfg.runs,
+		rr_msg("run %s, case %s: trigger %s%s", run_label(b, run),
 		       name, trig, apart ? " (probe pass)" :
 		       off ? "" : " with the victim");
 		err = fire(b, c, &p, RR_PASS_PROBE, apart || off ? NULL : &v,
@@ -508,8 +561,8 @@ static int run_case(struct body *b, struct rr_case_result *c,
 			err = rr_victim_start(&v, p.victim, p.victim_op);
 		rr_phase(res, "case %s run %u: trigger %s, victim pass", name,
 			 run, trig);
-		rr_msg("run %u/%llu, case %s: trigger %s (victim pass)", run,
-		       rr_cfg.runs, name, trig);
+		rr_msg("run %s, case %s: trigger %s (victim pass)",
+		       run_label(b, run), name, trig);
 		if (!err)
 			err = fire(b, c, &p, RR_PASS_VICTIM, &v, &counted, why,
 				   sizeof(why));
@@ -532,6 +585,7 @@ out:
 		snprintf(c->refused, sizeof(c->refused), "%s", why);
 	else if (err && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "run %u: %s", run, why);
+	run_figure(b, c, run, first);
 	publish(b, c);
 	return err;
 }
@@ -563,6 +617,45 @@ static bool judges(const int *list, int t)
 	return false;
 }
 
+/*
+ * After each run: a run that lost events is made again with a larger
+ * buffer (verdict.h); runs that disagree get another. Says so.
+ */
+static void after_run(struct body *b, unsigned int run)
+{
+	struct rr_result *res = b->res;
+	struct rr_run_judgement j;
+	struct rr_tally t;
+
+	rr_run_judge(res, run - 1, &j);
+	if (j.lossy_case >= 0 && b->meter.ops->grow &&
+	    !b->meter.ops->grow(&b->meter, &res->buffer_kb))
+		rr_msg("run %u lost figures (%s case): the trace buffer is now %llu KiB per CPU",
+		       run, res->cases[j.lossy_case].name, res->buffer_kb);
+	if (run < res->runs_asked || !rr_runs_more(res))
+		return;
+	rr_runs_tally(res, &t);
+	rr_msg("after %u runs: %u reproduced, %u not, %u incomplete, %u with nothing to compare: one more run (at most %u)",
+	       run, t.reproduced, t.not_reproduced, t.incomplete, t.unjudged,
+	       res->max_runs);
+}
+
+/* The rank test and the ratio of medians beside the verdict. */
+static void evidence(struct body *b)
+{
+	const double *v[RR_MAX_CASES];
+	size_t n[RR_MAX_CASES];
+	int i;
+
+	for (i = 0; i < b->res->nr_cases; i++) {
+		struct rr_samples *s = judged_samples(b, &b->res->cases[i]);
+
+		v[i] = s->v;
+		n[i] = s->n;
+	}
+	rr_evidence_compute(b->res, v, n);
+}
+
 void rr_measure(const struct rr_repro *r, struct rr_result *res,
 		const struct rr_trigger_ops *trig,
 		const struct rr_meter_ops *meter)
@@ -589,6 +682,16 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	b.meter.res = res;
 	b.tctx.compact_node = -1;
 	res->anywhere = trig->anywhere;
+	res->buffer_kb = rr_cfg.buffer_kb;
+	/* --max-runs: by default three times --runs */
+	if (!res->runs_asked)
+		res->runs_asked = rr_cfg.runs;
+	if (!res->max_runs)
+		res->max_runs = res->runs_asked * 3;
+	if (res->max_runs > RR_MAX_RUNS)
+		res->max_runs = RR_MAX_RUNS;
+	if (res->max_runs < res->runs_asked)
+		res->max_runs = res->runs_asked;
 
 	/* The cases exist from here on: a report then says what ran. */
 	res->victim = rr_cfg.victim;
@@ -606,14 +709,20 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 			       "setup: %s", why);
 		goto out;
 	}
-	for (run = 1; run <= rr_cfg.runs; run++) {
+	for (run = 1; run <= res->max_runs; run++) {
+		b.run = run;
+		res->runs = run;
 		for (i = 0; i < r->nr_cases; i++) {
 			/* A failed case is not run again: its error stands. */
 			if (res->cases[i].error[0] || res->cases[i].refused[0])
 				continue;
 			run_case(&b, &res->cases[i], run);
 		}
+		after_run(&b, run);
+		if (run >= res->runs_asked && !rr_runs_more(res))
+			break;
 	}
+	evidence(&b);
 	rr_verdict_compute(res);
 out:
 	rr_phase(res, "end");

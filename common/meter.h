@@ -61,6 +61,11 @@ struct rr_meter_ops {
 		       struct rr_samples **outs, struct rr_bprobe_result *pres,
 		       struct rr_iter_counts *ic, char *why, size_t len);
 	void (*close)(struct rr_meter *m);
+	/*
+	 * After a firing that lost events: a larger buffer for the next
+	 * (optional); *kb gets its size per CPU. 0, or -errno.
+	 */
+	int (*grow)(struct rr_meter *m, unsigned long long *kb);
 };
 
 extern const struct rr_meter_ops rr_meter_trace;

@@ -178,7 +178,10 @@ static int poll_collect(struct tmeter *tm, const struct rr_bracket_def *d,
 	rr_poll_intervals(tm->poll.ts, tm->poll.val, tm->poll.n, out, &r);
 	pres->intervals = r.intervals;
 	pres->counted = r.counted;
-	pres->unpaired = r.skipped + r.partial;
+	/* the partial first interval is an edge; a skipped event a loss */
+	pres->unpaired = r.partial;
+	pres->lost = r.skipped;
+	pres->read_errors = tm->poll.errors;
 	pres->by_task[d->poll_task] = r.counted;
 	rr_poll_free(&tm->poll);
 	return 0;
@@ -235,7 +238,27 @@ static void tclose(struct rr_meter *m)
 	m->priv = NULL;
 }
 
+/* The largest per-CPU buffer a retry asks for: 1 GiB in all on 8 CPUs. */
+#define MAX_GROWN_KB (128 << 10)
+
+static int tgrow(struct rr_meter *m, unsigned long long *kb)
+{
+	struct tmeter *tm = m->priv;
+	size_t want = tm->trace.buffer_kb * 4;
+
+	if (want > MAX_GROWN_KB)
+		want = MAX_GROWN_KB;
+	*kb = tm->trace.buffer_kb;
+	if (tm->polled || want <= tm->trace.buffer_kb)
+		return 0;
+	if (rr_trace_grow(&tm->trace, want))
+		return -EIO;
+	*kb = want;
+	return 0;
+}
+
 const struct rr_meter_ops rr_meter_trace = {
+	.grow = tgrow,
 	.open = topen,
 	.arm = tarm,
 	.start = tstart,

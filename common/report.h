@@ -38,15 +38,26 @@ void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
 /* Pressure trigger: what the load held, how low memory went, outcomes. */
 void rr_pressure_text(const struct rr_result *r, char *buf, size_t size);
 /* A trigger that works anywhere: who ran the case's counted intervals. */
-void rr_walkers_text(const struct rr_case_result *c, char *buf, size_t size);
+void rr_walkers_text(const struct rr_result *r, const struct rr_case_result *c,
+		     char *buf, size_t size);
 /* The ksm-scan trigger: what ksmd did in a case ("" if it did not run). */
-void rr_ksmd_text(const struct rr_case_result *c, char *buf, size_t size);
+void rr_ksmd_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /* --probe-cost and --iterations of a case, one sentence each ("" if
  * not run). */
-void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size);
-void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size);
+void rr_cost_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
+void rr_iter_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
+/*
+ * --iterations with a walk-level probe: the mean walk of the probe's
+ * pass over the mean steps per walk of the counting pass, us per
+ * interval-tree step; < 0 where it cannot be had.
+ */
+double rr_step_cost_us(const struct rr_result *r,
+		       const struct rr_case_result *c);
 /* Which clock times a probe's samples. */
 const char *rr_probe_clock(int bracket);
 /* How the victim was run, in a sentence or three. */

@@ -5,6 +5,7 @@
 #include "report.h"
 #include "trigger.h"
 #include "util.h"
+#include "verdict.h"
 
 /*
  * The summary of a set of samples: latencies (ms, 4 decimals) with p90
@@ -70,6 +71,93 @@ static void stats(struct rr_json *j, const char *key,
 	json_obj_end(j);
 }
 
+/* Each run's judged figure, and what its probe pass may have missed. */
+static void per_run(struct rr_json *j, const struct rr_result *r,
+		    const struct rr_case_result *c)
+{
+	unsigned int i;
+
+	json_arr_begin(j, "per_run");
+	for (i = 0; i < r->runs && i < RR_MAX_RUNS; i++) {
+		const struct rr_run_fig *f = &c->run[i];
+
+		json_obj_begin(j, NULL);
+		json_uint(j, "run", i + 1);
+		json_uint(j, "count", f->count);
+		if (f->count) {
+			json_num(j, "p50", f->p50, 4);
+			json_num(j, "max", f->max, 4);
+		} else {
+			json_null(j, "p50");
+			json_null(j, "max");
+		}
+		json_uint(j, "lost_events", f->lost);
+		json_uint(j, "unpaired_events", f->unpaired);
+		json_uint(j, "counter_read_errors", f->read_errors);
+		json_bool(j, "incomplete", rr_run_fig_lossy(r, f));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* The judged samples, thinned to the cap (signif.h). */
+static void samples(struct rr_json *j, const struct rr_result *r,
+		    const struct rr_case_result *c)
+{
+	unsigned int i;
+
+	json_obj_begin(j, "samples_ms");
+	json_str(j, "of", r->judge_calls ? "trigger_call_ms" : "latency_ms");
+	json_uint(j, "count", rr_judged(r, c)->count);
+	json_uint(j, "kept", c->kept);
+	json_uint(j, "cap", RR_KEEP_SAMPLES);
+	json_str(j, "kept_how",
+		 "every sample, sorted, up to the cap; past it, the cap's number of evenly spaced order statistics (the smallest and the largest among them)");
+	json_arr_begin(j, "values");
+	for (i = 0; i < c->kept; i++)
+		json_num(j, NULL, c->keep[i], 6);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* A control's: the subject's samples against its own (verdict.h). */
+static void test(struct rr_json *j, const struct rr_result *r,
+		 const struct rr_case_result *c)
+{
+	const struct rr_case_test *t = &c->test;
+	const struct rr_case_result *s = rr_result_subject(r);
+
+	if (!t->ran || !s) {
+		json_null(j, "test");
+		return;
+	}
+	json_obj_begin(j, "test");
+	json_str(j, "subject", s->name);
+	json_str(j, "test",
+		 "Mann-Whitney U, one-sided: the subject's samples longer than this case's");
+	json_str(j, "method", rr_mwu_method_names[t->mwu.method]);
+	json_uint(j, "n_subject", t->mwu.nx);
+	json_uint(j, "n_control", t->mwu.ny);
+	json_num(j, "u", t->mwu.u, 1);
+	json_sig(j, "p", t->mwu.p_greater, 4);
+	json_sig(j, "p_two_sided", t->mwu.p_two, 4);
+	json_sig(j, "p_min", t->mwu.p_min, 4);
+	json_num(j, "alpha", RR_ALPHA, 2);
+	json_bool(j, "significant", t->mwu.p_greater < RR_ALPHA);
+	if (t->ratio.defined) {
+		json_sig(j, "ratio_of_medians", t->ratio.ratio, 6);
+		json_arr_begin(j, "ratio_ci95");
+		json_sig(j, NULL, t->ratio.lo, 6);
+		json_sig(j, NULL, t->ratio.hi, 6);
+		json_arr_end(j);
+	} else {
+		json_null(j, "ratio_of_medians");
+		json_null(j, "ratio_ci95");
+	}
+	json_uint(j, "bootstrap_resamples", t->ratio.iters);
+	json_obj_end(j);
+}
+
 static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
@@ -111,6 +199,9 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	else
 		json_null(j, "not_reached");
 	json_uint(j, "runs", c->runs);
+	per_run(j, r, c);
+	samples(j, r, c);
+	test(j, r, c);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
 	if (c->calls.count)
@@ -182,7 +273,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_uint(j, "state_samples", u->samples);
 		json_uint(j, "d_state_samples", u->d_samples);
 		json_int(j, "merging_pages", u->merging);
-		rr_ksmd_text(c, text, sizeof(text));
+		rr_ksmd_text(r, c, text, sizeof(text));
 		json_str(j, "text", text);
 		json_obj_end(j);
 	} else {
@@ -264,6 +355,10 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 			json_null(j, "steps_per_rmap_item");
 		}
 		stats(j, "walk_ms_while_counting", &c->count_lat);
+		if (rr_step_cost_us(r, c) >= 0)
+			json_num(j, "us_per_step", rr_step_cost_us(r, c), 4);
+		else
+			json_null(j, "us_per_step");
 		json_str(j, "counted_by", r->iter_items ?
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item and walk: kprobe rmap_repro/rr_count_walk_TYPE on the walk function keeps the walk's id (its time), iter_first and each iter_next fire synthetic/" RR_STEP_SYNTH "(wid, sid = time of iter_first), counted by a hist keyed by wid and sid" :
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
@@ -279,6 +374,29 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_num(j, "merge", c->merge_s, 3);
 	json_num(j, "trigger", rr_case_trigger_s(c), 3);
 	json_obj_end(j);
+	json_obj_end(j);
+}
+
+/* The headline test beside the verdict: against which control. */
+static void evidence(struct rr_json *j, const struct rr_result *r)
+{
+	const struct rr_case_result *c = rr_evidence_case(r);
+	char text[1024];
+
+	if (!c) {
+		json_null(j, "evidence");
+		return;
+	}
+	json_obj_begin(j, "evidence");
+	json_str(j, "control", c->name);
+	json_sig(j, "p", c->test.mwu.p_greater, 4);
+	if (c->test.ratio.defined)
+		json_sig(j, "ratio_of_medians", c->test.ratio.ratio, 6);
+	else
+		json_null(j, "ratio_of_medians");
+	json_bool(j, "significant", c->test.mwu.p_greater < RR_ALPHA);
+	rr_evidence_text(r, text, sizeof(text));
+	json_str(j, "text", text);
 	json_obj_end(j);
 }
 
@@ -402,6 +520,18 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_obj_end(&j);
 
 	json_uint(&j, "runs", r->runs);
+	json_uint(&j, "runs_asked", r->runs_asked);
+	json_uint(&j, "max_runs", r->max_runs);
+	json_arr_begin(&j, "run_verdicts");
+	for (i = 0; i < (int)r->runs && i < RR_MAX_RUNS; i++)
+		json_str(&j, NULL, rr_run_verdict_names[r->run_verdict[i]]);
+	json_arr_end(&j);
+	if (r->runs_agreeing)
+		json_uint(&j, "runs_agreeing", r->runs_agreeing);
+	else
+		json_null(&j, "runs_agreeing");
+	evidence(&j, r);
+	json_uint(&j, "trace_buffer_kb", r->buffer_kb);
 	json_num(&j, "threshold_ms", r->threshold_ms, 3);
 	json_num(&j, "min_ratio", r->min_ratio, 3);
 	json_str(&j, "verdict_policy", rr_policy_names[r->policy]);
@@ -427,7 +557,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_int(&j, "max_rss_kb", r->max_rss_kb);
 
 	json_obj_begin(&j, "safety");
-	if (r->nr_cases) {
+	if (r->nr_cases && !r->oom_unknown) {
 		json_uint(&j, "oom_kill_before", r->oom_kill_before);
 		json_uint(&j, "oom_kill_after", r->oom_kill_after);
 	} else {
@@ -437,6 +567,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_bool(&j, "restore_ran", r->restore_ran);
 	json_int(&j, "restored_changes", r->restored);
 	json_int(&j, "restore_left", r->restore_left);
+	json_int(&j, "restore_retired", r->restore_retired);
 	json_int(&j, "restore_failures", r->restore_failures);
 	json_obj_end(&j);
 

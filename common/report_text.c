@@ -7,6 +7,7 @@
 #include "report.h"
 #include "trigger.h"
 #include "util.h"
+#include "verdict.h"
 
 #define WIDTH 72
 #define INDENT 9
@@ -142,7 +143,8 @@ void rr_pressure_text(const struct rr_result *r, char *buf, size_t size)
 		 pr->emergency, scanned, pr->revived, pr->watermarks, ooms);
 }
 
-void rr_walkers_text(const struct rr_case_result *c, char *buf, size_t size)
+void rr_walkers_text(const struct rr_result *r, const struct rr_case_result *c,
+		     char *buf, size_t size)
 {
 	size_t o = 0;
 	int k;
@@ -158,7 +160,8 @@ void rr_walkers_text(const struct rr_case_result *c, char *buf, size_t size)
 			 " (intervals by task; the reproducer's own are left out of the figures)");
 }
 
-void rr_ksmd_text(const struct rr_case_result *c, char *buf, size_t size)
+void rr_ksmd_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size)
 {
 	const struct rr_ksmd_use *u = &c->ksmd;
 	char scanned[96] = "pages scanned unknown (no pages_scanned counter)";
@@ -218,7 +221,8 @@ const char *rr_probe_clock(int bracket)
 	return "mono (the instance's trace_clock)";
 }
 
-void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size)
+void rr_cost_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size)
 {
 	double with = c->pass_s[RR_PASS_PROBE], without = c->pass_s[RR_PASS_BARE];
 
@@ -231,7 +235,21 @@ void rr_cost_text(const struct rr_case_result *c, char *buf, size_t size)
 		 c->passes[RR_PASS_BARE]);
 }
 
-void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size)
+double rr_step_cost_us(const struct rr_result *r,
+		       const struct rr_case_result *c)
+{
+	double steps;
+
+	/* a bracket's interval is not one walk: no cost per step */
+	if (!c->passes[RR_PASS_COUNT] || !c->count_walks ||
+	    !rr_brackets[r->probe.bracket].walk || !c->latency.count)
+		return -1;
+	steps = (double)(c->iter_first + c->iter_next) / c->count_walks;
+	return steps > 0 ? c->latency.mean * 1000 / steps : -1;
+}
+
+void rr_iter_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size)
 {
 	unsigned long long steps = c->iter_first + c->iter_next;
 	size_t o;
@@ -266,11 +284,15 @@ void rr_iter_text(const struct rr_case_result *c, char *buf, size_t size)
 			      " (%llu rmap_items DROPPED: hist full, maxima incomplete)",
 			      c->items_dropped);
 	if (o < size)
+		o += snprintf(buf + o, size - o,
+			      "; counting made the walks %.1fx slower (mean %.3f ms against %.3f ms uncounted)",
+			      c->latency.mean > 0 ?
+			      c->count_lat.mean / c->latency.mean : 0,
+			      c->count_lat.mean, c->latency.mean);
+	if (rr_step_cost_us(r, c) >= 0 && o < size)
 		snprintf(buf + o, size - o,
-			 "; counting made the walks %.1fx slower (mean %.3f ms against %.3f ms uncounted)",
-			 c->latency.mean > 0 ?
-			 c->count_lat.mean / c->latency.mean : 0,
-			 c->count_lat.mean, c->latency.mean);
+			 "; %.3f us per step (the probe pass's mean walk over the counting pass's mean steps per walk: whether a change removed steps or made them cheaper)",
+			 rr_step_cost_us(r, c));
 }
 
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
@@ -390,14 +412,15 @@ static void cross_table(FILE *f, const struct rr_result *r)
 /* One "case: sentence" line per case that has one, under a label. */
 static void per_case(FILE *f, const struct rr_result *r, const char *label,
 		     const char *prefix,
-		     void (*text)(const struct rr_case_result *, char *,
+		     void (*text)(const struct rr_result *,
+				  const struct rr_case_result *, char *,
 				  size_t))
 {
 	char buf[1024], line[1100];
 	int i, shown = 0;
 
 	for (i = 0; i < r->nr_cases; i++) {
-		text(&r->cases[i], buf, sizeof(buf));
+		text(r, &r->cases[i], buf, sizeof(buf));
 		if (!buf[0])
 			continue;
 		snprintf(line, sizeof(line), "%s%s: %s", prefix,
@@ -406,7 +429,8 @@ static void per_case(FILE *f, const struct rr_result *r, const char *label,
 	}
 }
 
-static void oracle_text(const struct rr_case_result *c, char *buf,
+static void oracle_text(const struct rr_result *r,
+			 const struct rr_case_result *c, char *buf,
 			size_t size)
 {
 	const struct rr_oracle *o = &c->oracle;
@@ -421,15 +445,8 @@ static void oracle_text(const struct rr_case_result *c, char *buf,
 		 o->reason);
 }
 
-static const struct rr_result *split_of;	/* for split_text() */
-
-static void split_text(const struct rr_case_result *c, char *buf,
-		       size_t size)
-{
-	rr_split_text(split_of, c, buf, size);
-}
-
-static void klog_text(const struct rr_case_result *c, char *buf,
+static void klog_text(const struct rr_result *r,
+			 const struct rr_case_result *c, char *buf,
 		      size_t size)
 {
 	const struct rr_klog *k = &c->klog;
@@ -508,23 +525,35 @@ static void histograms(FILE *f, const struct rr_result *r)
 
 static void restore_line(FILE *f, const struct rr_result *r)
 {
-	char buf[256];
+	char buf[384];
+	size_t o;
 
 	if (!r->restore_ran)
 		return;
 	if (r->restore_failures)
-		snprintf(buf, sizeof(buf),
-			 "WARNING: %d of %d journaled changes could not be undone; see scripts/restore",
-			 r->restore_failures,
-			 r->restored + r->restore_failures);
+		o = snprintf(buf, sizeof(buf),
+			     "FAILED: %d of %d journaled changes could not be undone; see scripts/restore",
+			     r->restore_failures,
+			     r->restored + r->restore_failures +
+			     r->restore_left + r->restore_retired);
 	else if (r->restore_left)
-		snprintf(buf, sizeof(buf),
-			 "%d journaled changes undone; %d left as they are: changed by someone else since the run made them (see the messages)",
-			 r->restored, r->restore_left);
+		o = snprintf(buf, sizeof(buf),
+			     "%d journaled changes undone; %d left as they are: changed by someone else since the run made them (see the messages)",
+			     r->restored, r->restore_left);
+	else if (r->restore_retired)
+		o = snprintf(buf, sizeof(buf),
+			     "%d journaled changes undone", r->restored);
 	else
-		snprintf(buf, sizeof(buf),
-			 "%d journaled changes undone; the machine is as found",
-			 r->restored);
+		o = snprintf(buf, sizeof(buf),
+			     "%d journaled changes undone; the machine is as found",
+			     r->restored);
+	if (r->restore_retired && o < sizeof(buf))
+		snprintf(buf + o, sizeof(buf) - o,
+			 "; %d frame%s retired by this run (hwpoison, soft offline) stay%s retired until reboot: the kernel would not give %s back",
+			 r->restore_retired,
+			 r->restore_retired == 1 ? "" : "s",
+			 r->restore_retired == 1 ? "s" : "",
+			 r->restore_retired == 1 ? "it" : "them");
 	field(f, "Restore", buf);
 }
 
@@ -554,6 +583,13 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		fputc(toupper((unsigned char)*p), f);
 	fputc('\n', f);
 	field(f, "", r->reason);
+	if (r->nr_cases && r->runs) {
+		rr_runs_text(r, buf, sizeof(buf));
+		field(f, "Runs", buf);
+	}
+	rr_evidence_text(r, buf, sizeof(buf));
+	if (buf[0])
+		field(f, "Evidence", buf);
 	fputc('\n', f);
 
 	snprintf(buf, sizeof(buf),
@@ -676,8 +712,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	if (r->anywhere)
 		per_case(f, r, "Walkers", "", rr_walkers_text);
 	per_case(f, r, "ksmd", "", rr_ksmd_text);
-	split_of = r;
-	per_case(f, r, "Split", "", split_text);
+	per_case(f, r, "Split", "", rr_split_text);
 	per_case(f, r, "Oracle", "", oracle_text);
 	klog_lines(f, r);
 	per_case(f, r, "Cost", "", rr_cost_text);
@@ -693,7 +728,10 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",
 		 setup, merge, trigger, r->total_s);
 	field(f, "Timing", buf);
-	if (r->oom_kill_after != r->oom_kill_before)
+	if (r->oom_unknown)
+		snprintf(buf, sizeof(buf),
+			 "whether the OOM killer ran is unknown: no oom_kill in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS off); see the kernel log line");
+	else if (r->oom_kill_after != r->oom_kill_before)
 		snprintf(buf, sizeof(buf),
 			 "WARNING: oom_kill in /proc/vmstat moved from %llu to %llu",
 			 r->oom_kill_before, r->oom_kill_after);

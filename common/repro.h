@@ -146,6 +146,7 @@ struct rr_repro {
 /* Common options, parsed by rr_main() for every reproducer. */
 struct rr_config {
 	unsigned long long runs;
+	unsigned long long max_runs;	/* 0: three times runs */
 	unsigned long long attempts;
 	int trigger;			/* enum rr_trigger */
 	double threshold_ms;

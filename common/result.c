@@ -19,6 +19,15 @@ const char *const rr_verdict_names[] = {
 	[RR_NOT_REPRODUCED] = "not-reproduced",
 	[RR_SKIP] = "skip",
 	[RR_ERROR] = "error",
+	[RR_INCONCLUSIVE] = "inconclusive",
+};
+
+const char *const rr_run_verdict_names[] = {
+	[RR_RUN_NONE] = "none",
+	[RR_RUN_REPRODUCED] = "reproduced",
+	[RR_RUN_NOT_REPRODUCED] = "not-reproduced",
+	[RR_RUN_INCOMPLETE] = "incomplete",
+	[RR_RUN_UNJUDGED] = "unjudged",
 };
 
 const char *const rr_role_names[] = {
@@ -117,6 +126,12 @@ void rr_result_param_text(struct rr_result *r, const char *name,
 			 text);
 }
 
+const struct rr_stats *rr_judged(const struct rr_result *r,
+				 const struct rr_case_result *c)
+{
+	return r->judge_calls ? &c->calls : &c->latency;
+}
+
 bool rr_oracle_failed(const struct rr_oracle *o)
 {
 	return o->ran && (o->pages_failed || o->mappings_missed);
@@ -131,6 +146,8 @@ int rr_exit_code(enum rr_verdict v)
 		return 1;
 	case RR_SKIP:
 		return 4;
+	case RR_INCONCLUSIVE:
+		return 3;
 	default:
 		return 2;
 	}
@@ -146,203 +163,6 @@ int rr_bisect_code(enum rr_verdict v)
 	default:
 		return RR_BISECT_SKIP;
 	}
-}
-
-/* What the verdict compares: the probe's intervals, or the calls. */
-static const struct rr_stats *judged(const struct rr_result *r,
-				     const struct rr_case_result *c)
-{
-	return r->judge_calls ? &c->calls : &c->latency;
-}
-
-/*
- * Check every case before any comparison: a case in error is the run's
- * error; a control never reached is left out (and named in unreached);
- * any other case without an interval is an error. ctl gets the reached
- * controls' maxima, worst their largest.
- */
-static bool cases_usable(struct rr_result *r, const struct rr_case_result *s,
-			 char *ctl, size_t clen, char *unreached,
-			 size_t ulen, double *worst)
-{
-	size_t o = 0, u = 0;
-	int i;
-
-	for (i = 0; i < r->nr_cases; i++) {
-		struct rr_case_result *c = &r->cases[i];
-		const char *name = c->name;
-
-		if (c->error[0]) {
-			rr_set_verdict(r, RR_ERROR, "%s case: %s", name,
-				       c->error);
-			return false;
-		}
-		const struct rr_stats *st = judged(r, c);
-
-		if (!st->count && c->not_reached[0] && c != s) {
-			if (u < ulen)
-				u += snprintf(unreached + u, ulen - u, "%s%s",
-					      u ? ", " : "", name);
-			continue;
-		}
-		if (!st->count) {
-			rr_set_verdict(r, RR_ERROR,
-				       r->judge_calls ?
-				       "%s case: no trigger call was timed" :
-				       "%s case: the trigger produced no measurable interval",
-				       name);
-			return false;
-		}
-		if (c == s)
-			continue;
-		if (st->max > *worst)
-			*worst = st->max;
-		if (o < clen)
-			o += snprintf(ctl + o, clen - o, "%s%s %.3f ms",
-				      o ? ", " : "", name, st->max);
-	}
-	return true;
-}
-
-/* The oracle's part: true when it decided the verdict. */
-static bool oracle_verdict(struct rr_result *r, const struct rr_case_result *s)
-{
-	const char *sl = rr_case_label(s);
-	int i;
-
-	/* A control that failed its oracle: nothing to compare with. */
-	for (i = 0; i < r->nr_cases; i++) {
-		struct rr_case_result *c = &r->cases[i];
-
-		if (c != s && rr_oracle_failed(&c->oracle)) {
-			rr_set_verdict(r, RR_ERROR,
-				       "%s case (control): the oracle failed: %s",
-				       c->name, c->oracle.reason);
-			return true;
-		}
-	}
-	/*
-	 * The subject failed its oracle: a mapping the walk did not find
-	 * (or a page it could not act on), reproduced whatever the
-	 * latency: a correctness failure, not a slow walk.
-	 */
-	if (rr_oracle_failed(&s->oracle)) {
-		rr_set_verdict(r, RR_REPRODUCED,
-			       "correctness: %s case: %llu of %llu pages not acted on, %llu of %llu mappings missed (%s); %s case max %.3f ms",
-			       sl, s->oracle.pages_failed,
-			       s->oracle.pages_checked,
-			       s->oracle.mappings_missed,
-			       s->oracle.mappings_checked,
-			       s->oracle.reason, sl, s->latency.max);
-		return true;
-	}
-	if (r->policy != RR_POLICY_CORRECTNESS)
-		return false;
-	if (!s->oracle.ran)
-		rr_set_verdict(r, RR_ERROR,
-			       "%s case: its oracle did not run, and the verdict is the oracle's",
-			       sl);
-	else
-		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "correctness: %s case: oracle clean: %llu pages, %llu mappings checked; %s case max %.3f ms (latency not judged)",
-			       sl, s->oracle.pages_checked,
-			       s->oracle.mappings_checked, sl, s->latency.max);
-	return true;
-}
-
-/*
- * A benchmark (ksm-scan-cost): nothing is judged unless it was given a
- * bound, then the subject's longest interval per GiB of its pattern.
- */
-static void bench_verdict(struct rr_result *r, const struct rr_case_result *s)
-{
-	double gib = (double)s->pages * rr_page_size() / (1 << 30);
-	double per = gib > 0 ? s->latency.max / gib : 0;
-
-	if (!s->latency.count)
-		rr_set_verdict(r, RR_ERROR, "%s case: nothing measured",
-			       rr_case_label(s));
-	else if (r->bench_ms_per_gb <= 0)
-		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "a benchmark, nothing judged: %s case max %.3f ms, %.1f ms per GiB (give a bound to judge it)",
-			       rr_case_label(s), s->latency.max, per);
-	else
-		rr_set_verdict(r, per > r->bench_ms_per_gb ? RR_REPRODUCED :
-			       RR_NOT_REPRODUCED,
-			       "%s case max %.3f ms is %.1f ms per GiB: %s the bound of %g ms per GiB",
-			       rr_case_label(s), s->latency.max, per,
-			       per > r->bench_ms_per_gb ? "over" : "within",
-			       r->bench_ms_per_gb);
-}
-
-void rr_verdict_compute(struct rr_result *r)
-{
-	struct rr_case_result *s = rr_result_subject(r);
-	char ctl[256] = "", unreached[256] = "";
-	double worst = 0, max;
-	const char *sl, *m;
-	size_t o;
-
-	if (r->verdict == RR_SKIP || r->verdict == RR_ERROR)
-		return;
-	if (!s) {
-		rr_set_verdict(r, RR_ERROR, "no subject case was run");
-		return;
-	}
-	sl = rr_case_label(s);
-	for (o = 0; o < (size_t)r->nr_cases; o++)
-		if (r->cases[o].refused[0]) {
-			rr_set_verdict(r, RR_SKIP, "%s case: %s",
-				       rr_case_label(&r->cases[o]),
-				       r->cases[o].refused);
-			return;
-		}
-	if (!cases_usable(r, s, ctl, sizeof(ctl), unreached,
-			  sizeof(unreached), &worst))
-		return;
-	if (r->policy == RR_POLICY_BENCHMARK) {
-		bench_verdict(r, s);
-		return;
-	}
-	if (r->policy != RR_POLICY_LATENCY && oracle_verdict(r, s))
-		return;
-	if (!ctl[0]) {
-		if (unreached[0])
-			rr_set_verdict(r, RR_ERROR,
-				       "no control was reached by the trigger (%s)",
-				       unreached);
-		else
-			rr_set_verdict(r, RR_ERROR, "no control case was run");
-		return;
-	}
-	/* Controls the trigger never reached: named, not compared. */
-	o = strlen(ctl);
-	if (unreached[0] && o < sizeof(ctl))
-		snprintf(ctl + o, sizeof(ctl) - o, "; not reached: %s",
-			 unreached);
-	max = judged(r, s)->max;
-	m = r->judge_calls ? "longest trigger call" : "max";
-	if (max > r->threshold_ms && max >= r->min_ratio * worst)
-		rr_set_verdict(r, RR_REPRODUCED,
-			       "%s case %s %.3f ms exceeds %.3g ms and is %.0fx the controls' max (%s)",
-			       sl, m, max, r->threshold_ms,
-			       worst > 0 ? max / worst : 0, ctl);
-	else if (max <= r->threshold_ms)
-		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "%s case %s %.3f ms is within %.3g ms (controls: %s)",
-			       sl, m, max, r->threshold_ms, ctl);
-	else
-		rr_set_verdict(r, RR_NOT_REPRODUCED,
-			       "%s case %s %.3f ms exceeds %.3g ms but is less than %.3gx the controls' max (%s)",
-			       sl, m, max, r->threshold_ms, r->min_ratio,
-			       ctl);
-	o = strlen(r->reason);
-	if (s->oracle.ran && o < sizeof(r->reason))
-		snprintf(r->reason + o, sizeof(r->reason) - o,
-			 "; oracle %s: %llu pages, %llu mappings checked",
-			 rr_oracle_failed(&s->oracle) ? "FAILED (not judged)" :
-			 "clean", s->oracle.pages_checked,
-			 s->oracle.mappings_checked);
 }
 
 int rr_result_counts_text(const struct rr_result *r, char *buf, size_t len)

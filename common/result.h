@@ -16,6 +16,7 @@
 #include "part.h"
 #include "pattern.h"
 #include "probe.h"
+#include "signif.h"
 #include "stats.h"
 #include "sysinfo.h"
 #include "tasks.h"
@@ -35,11 +36,16 @@ enum rr_victim_mode {
 
 extern const char *const rr_victim_names[];
 
+/*
+ * inconclusive: the runs disagreed and kept disagreeing up to
+ * --max-runs (verdict.h): neither verdict has two thirds of the runs.
+ */
 enum rr_verdict {
 	RR_REPRODUCED,
 	RR_NOT_REPRODUCED,
 	RR_SKIP,
 	RR_ERROR,
+	RR_INCONCLUSIVE,
 };
 
 extern const char *const rr_verdict_names[];
@@ -75,6 +81,51 @@ enum rr_pass { RR_PASS_PROBE, RR_PASS_VICTIM, RR_PASS_BARE, RR_PASS_COUNT,
 	       RR_PASS_MAX };
 
 #define RR_MAX_PARAMS 8
+
+/* Runs a verdict may take (--runs, --max-runs). */
+#define RR_MAX_RUNS 100
+
+/* Samples of a case kept for the JSON (and scripts/compare's tests). */
+#define RR_KEEP_SAMPLES 1000
+
+/* One run judged on its own (verdict.h). */
+enum rr_run_verdict {
+	RR_RUN_NONE,			/* not made, or not judged yet */
+	RR_RUN_REPRODUCED,
+	RR_RUN_NOT_REPRODUCED,
+	RR_RUN_INCOMPLETE,		/* not reproduced, figures lost */
+	RR_RUN_UNJUDGED,		/* no subject figure, no control */
+};
+
+extern const char *const rr_run_verdict_names[];
+
+/*
+ * A case in one run: its judged figure (the probe's intervals, or the
+ * trigger's calls where those are judged) in that run, and what the
+ * probe's pass may have missed.
+ */
+struct rr_run_fig {
+	unsigned int count;
+	double p50, max;
+	unsigned long long lost;	/* events lost (ring buffer, or a
+					 * polled counter that moved by
+					 * more than one between reads) */
+	unsigned long unpaired;		/* starts and ends dropped */
+	unsigned long read_errors;	/* polled counter reads failed */
+};
+
+/*
+ * The subject's samples against one control's (signif.h), kept in the
+ * control's result: is the subject longer, beyond noise?
+ */
+struct rr_case_test {
+	bool ran;
+	struct rr_mwu mwu;		/* one-sided: the subject longer */
+	struct rr_ratio_ci ratio;	/* the subject's median over its */
+};
+
+/* p below this: the test calls the subject longer (significant). */
+#define RR_ALPHA 0.01
 
 /* Cases of a reproducer: a subject and its controls. */
 #define RR_MAX_CASES 6
@@ -161,6 +212,15 @@ struct rr_case_result {
 	unsigned int procs;		/* processes mapping the pattern */
 	struct rr_ksm_counters ksm;	/* after the last merge */
 	unsigned int runs;
+	/* each run's judged figure, run 1 first */
+	struct rr_run_fig run[RR_MAX_RUNS];
+	/*
+	 * the judged samples of every run, thinned to at most
+	 * RR_KEEP_SAMPLES evenly spaced order statistics (signif.h), sorted
+	 */
+	unsigned int kept;
+	double keep[RR_KEEP_SAMPLES];
+	struct rr_case_test test;	/* a control's: the subject against it */
 	double setup_s, merge_s;
 	struct rr_oracle oracle;
 	struct rr_klog klog;		/* the kernel's log while it ran */
@@ -223,7 +283,12 @@ struct rr_result {
 	char swap[192];
 	char memcg[PATH_MAX + 16];
 	char instance[64];
-	unsigned int runs;
+	unsigned int runs;		/* runs made */
+	unsigned int runs_asked;	/* --runs: complete runs first made */
+	unsigned int max_runs;		/* --max-runs */
+	unsigned char run_verdict[RR_MAX_RUNS];	/* enum rr_run_verdict */
+	unsigned int runs_agreeing;	/* the runs that gave the verdict */
+	unsigned long long buffer_kb;	/* the trace buffer at the end */
 	double threshold_ms, min_ratio;
 	enum rr_policy policy;
 	bool judge_calls;		/* the verdict on trigger calls */
@@ -243,10 +308,12 @@ struct rr_result {
 	struct rr_case_result cases[RR_MAX_CASES];
 	double total_s;
 	unsigned long long oom_kill_before, oom_kill_after;
+	bool oom_unknown;		/* no oom_kill in /proc/vmstat */
 	long max_rss_kb;		/* of the measuring child */
 	bool restore_ran;
 	int restored;			/* journal records undone */
 	int restore_left;		/* changed since by others: left */
+	int restore_retired;		/* frames retired until reboot */
 	int restore_failures;
 };
 
@@ -271,19 +338,9 @@ struct rr_case_result *rr_result_case(const struct rr_result *r,
 struct rr_case_result *rr_result_subject(const struct rr_result *r);
 /* A case in sentences: its name ("KSM" for the ksm case). */
 const char *rr_case_label(const struct rr_case_result *c);
-/*
- * Decide reproduced / not-reproduced from the measured cases, unless the
- * run already ended in skip or error. Reproduced: the subject's largest
- * latency exceeds threshold_ms and is at least min_ratio times the largest
- * latency of every control that was measured. A control the trigger never
- * reached is left out, and named in the reason; none reached is an error.
- * With an oracle: a control that fails it is an error, the subject
- * failing it is reproduced (a correctness failure), whatever the latency.
- * The policy may judge the latency alone, or the oracle alone. A
- * benchmark judges nothing unless given a bound (bench_ms_per_gb): then
- * the subject's longest interval per GiB of its pattern against it.
- */
-void rr_verdict_compute(struct rr_result *r);
+/* The judged samples of a case: its probe intervals, or its calls. */
+const struct rr_stats *rr_judged(const struct rr_result *r,
+				 const struct rr_case_result *c);
 void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Seconds spent firing triggers in a case, all passes. */
@@ -291,12 +348,16 @@ double rr_case_trigger_s(const struct rr_case_result *c);
 /* The run's phase times: sums over its cases. */
 void rr_result_timing(const struct rr_result *r, double *setup,
 		      double *merge, double *trigger);
-/* kselftest exit code: 0 not reproduced, 1 reproduced, 4 skip, 2 error */
+/*
+ * kselftest exit code: 0 not reproduced, 1 reproduced, 4 skip, 2 error,
+ * 3 inconclusive
+ */
 int rr_exit_code(enum rr_verdict v);
 /*
  * --bisect: the codes of git bisect run. Not reproduced is good (0),
- * reproduced bad (1); a skip or an error cannot judge this kernel (125,
- * skip it); a usage error aborts the bisection (128).
+ * reproduced bad (1); a skip, an error or an inconclusive verdict cannot
+ * judge this kernel (125, skip it); a usage error aborts the bisection
+ * (128).
  */
 #define RR_BISECT_SKIP 125
 #define RR_BISECT_ABORT 128

@@ -46,8 +46,11 @@ static const char *const format_names[] = { "text", "ktap", "json", NULL };
 
 static const struct rr_opt common_opts[] = {
 	{ "runs", OPT_UINT, &rr_cfg.runs, "N",
-	  "build each case's pattern and fire the trigger N times; statistics cover all runs",
-	  .min = 1, .max = 1000 },
+	  "build each case's pattern and fire the trigger N times; statistics cover all runs. Each run is judged on its own; the verdict is the one two thirds of the runs give",
+	  .min = 1, .max = RR_MAX_RUNS },
+	{ "max-runs", OPT_UINT, &rr_cfg.max_runs, "N",
+	  "while the runs disagree (no two thirds of them give one verdict), or lost figures, make more runs, up to N in all; then the verdict is inconclusive (exit 3). Default: three times --runs",
+	  .min = 1, .max = RR_MAX_RUNS },
 	{ "trigger", OPT_ENUM, &rr_cfg.trigger, "NAME",
 	  "what makes the kernel walk the pattern: migrate (move_pages() of the pattern's pages to another NUMA node; needs two nodes), reclaim (forced on the reproducer's own memory cgroup, with swap), compact (compaction; may miss the pattern), or auto (the best available, in that order)",
 	  .choices = rr_trigger_names },
@@ -388,8 +391,13 @@ static int select_bracket(const struct rr_trigger_ops *to, int t,
 	return -ENODEV;
 }
 
+/*
+ * Undo the run's journal. A change that could not be undone leaves the
+ * machine changed: whatever was measured, the run is an error.
+ */
 static void restore(struct rr_result *res)
 {
+	char was[sizeof(res->reason)];
 	struct rr_replay st;
 
 	rr_phase(res, "restore");
@@ -397,7 +405,15 @@ static void restore(struct rr_result *res)
 	res->restore_ran = true;
 	res->restored = st.undone;
 	res->restore_left = st.left;
+	res->restore_retired = st.retired;
 	res->restore_failures = st.failures;
+	if (!st.failures)
+		return;
+	snprintf(was, sizeof(was), "%s", res->reason);
+	rr_set_verdict(res, RR_ERROR,
+		       "restore failed: %d of %d journaled changes could not be undone (kept in %s.failed: see scripts/restore); what the run found: %s",
+		       st.failures, st.failures + st.undone + st.left,
+		       journal_path(), was);
 }
 
 /* Prerequisites (repro.h). */
@@ -623,6 +639,12 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		ret = -1;
 	if (!ret && !check_trigger(r, err, sizeof(err)))
 		ret = -1;
+	if (!ret && rr_cfg.max_runs && rr_cfg.max_runs < rr_cfg.runs) {
+		snprintf(err, sizeof(err),
+			 "--max-runs %llu is less than --runs %llu",
+			 rr_cfg.max_runs, rr_cfg.runs);
+		ret = -1;
+	}
 	if (!ret && rr_cfg.swappiness &&
 	    !check_swappiness(rr_cfg.swappiness, err, sizeof(err)))
 		ret = -1;
@@ -649,7 +671,8 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		snprintf(res->reproducer, sizeof(res->reproducer), "%s",
 			 rr_cfg.label);
 	rr_sysinfo_read(&res->sys);
-	res->runs = rr_cfg.runs;
+	res->runs_asked = rr_cfg.runs;
+	res->max_runs = rr_cfg.max_runs;	/* 0: the default (measure.c) */
 	res->threshold_ms = rr_cfg.threshold_ms;
 	res->min_ratio = rr_cfg.min_ratio;
 	if (r->describe)
@@ -676,12 +699,16 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		rr_warn("%s", res->reason);
 		return finish(r, res, 0);
 	}
-	ret = journal_begin(r->name);
+	ret = journal_begin(r->name, why, sizeof(why));
+	if (ret == -EUCLEAN) {
+		/* nothing of this run's to undo: the failed journal stays */
+		rr_set_verdict(res, RR_ERROR, "cannot start: %s", why);
+		return finish(r, res, 0);
+	}
 	if (!ret && rr_trace_mount(why, sizeof(why)))
 		ret = -EIO;
 	if (ret) {
-		rr_set_verdict(res, RR_ERROR, "cannot start: %s",
-			       ret == -EIO ? why : strerror(-ret));
+		rr_set_verdict(res, RR_ERROR, "cannot start: %s", why);
 		restore(res);
 		return finish(r, res, 0);
 	}
@@ -758,9 +785,9 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	 * Read here, once the child is gone, whatever it died of: a child
 	 * killed inside its trigger never reaches the end of its body.
 	 */
-	if (res->nr_cases)
-		rr_read_keyed("/proc/vmstat", "oom_kill",
-			      &res->oom_kill_after);
+	if (res->nr_cases &&
+	    rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after))
+		res->oom_unknown = true;
 	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
 	restore(res);
 	return finish(r, res, sig);

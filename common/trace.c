@@ -203,6 +203,15 @@ int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 	return 0;
 }
 
+int rr_trace_grow(struct rr_trace *t, size_t buffer_kb)
+{
+	if (!t->inst || tracefs_instance_set_buffer_size(t->inst, buffer_kb,
+							 -1))
+		return -EIO;
+	t->buffer_kb = buffer_kb;
+	return 0;
+}
+
 void rr_trace_use_top(struct rr_trace *t)
 {
 	t->top_graph = true;

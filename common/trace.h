@@ -42,6 +42,8 @@ int rr_trace_remove_instance(const char *dir, bool verbose);
 bool rr_trace_event_exists(const char *system, const char *event);
 int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len);
+/* A larger per-CPU buffer for the instance (after events were lost). */
+int rr_trace_grow(struct rr_trace *t, size_t buffer_kb);
 /* function_graph runs at the top level: reset, read and count it too. */
 void rr_trace_use_top(struct rr_trace *t);
 int rr_trace_enable(struct rr_trace *t, const char *system,

@@ -122,17 +122,21 @@ int main(int argc, char **argv)
 	}
 	rr_set_quiet(true);
 	ret = rr_lock_wait("rmap-probes", 30);
+	if (ret)
+		snprintf(why, sizeof(why), "%s",
+			 ret == -EBUSY ? "another run holds the lock" :
+			 strerror(-ret));
 	if (!ret)
-		ret = journal_begin("rmap-probes");
+		ret = journal_begin("rmap-probes", why, sizeof(why));
 	if (!ret)
 		ret = rr_trace_mount(why, sizeof(why));
 	if (!ret)
 		inventory(json);
 	else
-		fprintf(stderr, "rmap-probes: cannot look: %s\n",
-			ret == -EBUSY ? "another run holds the lock" :
-			strerror(-ret));
-	journal_replay(journal_path(), false, NULL);
+		fprintf(stderr, "rmap-probes: cannot look: %s\n", why);
+	/* a failed journal of another run's stays for scripts/restore */
+	if (ret != -EUCLEAN)
+		journal_replay(journal_path(), false, NULL);
 	rr_lock_release();
 	return ret ? 2 : 0;
 }

@@ -18,6 +18,7 @@
 #include "util.h"
 
 static char dir[256];
+static char why[512];		/* journal_begin()'s */
 
 static void path(char *buf, size_t size, const char *name)
 {
@@ -80,7 +81,7 @@ static void test_record_once_and_replay(void)
 	put("knob_b", "20");
 	path(a, sizeof(a), "knob_a");
 	path(b, sizeof(b), "knob_b");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_knob_set(a, "20000"), 0);
 	CHECK_EQ(journal_knob_set(a, "5"), 0);	/* journaled once */
 	CHECK_EQ(journal_knob_set(b, "20"), 0);	/* unchanged: nothing */
@@ -102,7 +103,7 @@ static void test_reverse_order(void)
 	setup();
 	put("k", "orig");
 	path(a, sizeof(a), "k");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	/* Two records for one path (as a second run would leave): the
 	 * older original must win, so it must be undone last. */
 	CHECK_EQ(journal_record(J_KNOB, a, "orig"), 0);
@@ -119,7 +120,7 @@ static void test_bracketed_value(void)
 	setup();
 	put("thp", "always [madvise] never");
 	path(a, sizeof(a), "thp");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	/* Equal to the selected word: no write, no record. */
 	CHECK_EQ(journal_knob_set(a, "madvise"), 0);
 	CHECK_EQ(count_records(), 0);
@@ -138,7 +139,7 @@ static void test_empty_original(void)
 	setup();
 	put("set_ftrace_filter", "#### all functions enabled ####");
 	path(a, sizeof(a), "set_ftrace_filter");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_KNOB, a, ""), 0);
 	put("set_ftrace_filter", "rmap_walk_ksm\nrmap_walk_anon\n");
 	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
@@ -153,7 +154,7 @@ static void test_escaping_and_torn_line(void)
 	setup();
 	put("k", "x");
 	path(a, sizeof(a), "k");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_KNOB, a, "tab\there back\\slash"), 0);
 	/* A run killed mid-write leaves half a record. */
 	f = fopen(journal_path(), "a");
@@ -170,7 +171,7 @@ static void test_escaping_and_torn_line(void)
 static void test_gone_objects_are_fine(void)
 {
 	setup();
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	/* Everything here is already gone: nothing fails. */
 	CHECK_EQ(journal_record(J_KNOB, "/nonexistent/knob", "1"), 0);
 	CHECK_EQ(journal_record(J_CGROUP, "/nonexistent/cgroup", ""), 0);
@@ -189,7 +190,7 @@ static void test_failure_is_kept(void)
 	setup();
 	path(a, sizeof(a), "subdir");
 	CHECK_EQ(mkdir(a, 0755), 0);
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	/* Writing a value into a directory fails: the record must stay. */
 	CHECK_EQ(journal_record(J_KNOB, a, "1"), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 1);
@@ -218,7 +219,7 @@ static void test_dynevent(void)
 	put("events/rmap_repro/rr_walk_ksm/enable", "1");
 	put("instances/other/events/rmap_repro/rr_walk_ksm/enable", "1");
 	put("dynamic_events", "p:someone/else do_sys_open\n");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_DYNEVENT, "rmap_repro/rr_walk_ksm", dir), 0);
 	/* One that no longer exists: nothing to do. */
 	CHECK_EQ(journal_record(J_DYNEVENT, "rmap_repro/rr_gone", dir), 0);
@@ -244,7 +245,7 @@ static void test_changed_since_is_left(void)
 	put("run", "0");
 	path(a, sizeof(a), "pages_to_scan");
 	path(b, sizeof(b), "run");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_knob_set(a, "20000"), 0);
 	CHECK_EQ(journal_knob_set(b, "1"), 0);
 	CHECK_EQ(journal_knob_set(b, "0"), 0);
@@ -306,7 +307,7 @@ static void test_module_undo(void)
 
 	/* zram loaded by the run, no device configured: unloaded */
 	module_env("0", false);
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
 	CHECK_EQ(st.undone, 1);
@@ -319,7 +320,7 @@ static void test_module_undo(void)
 
 	/* a zram device configured since (a user's): the module stays */
 	module_env("268435456", false);
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
 	CHECK_EQ(st.left, 1);
@@ -333,7 +334,7 @@ static void test_module_undo(void)
 	module_env("0", false);
 	path(p, sizeof(p), "sys/module/zram");
 	CHECK_EQ(rmdir(p), 0);
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
 	CHECK_EQ(st.failures, 0);
@@ -342,7 +343,7 @@ static void test_module_undo(void)
 
 	/* modprobe -r fails (module busy): a failure, the journal kept */
 	module_env("0", true);
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_MODULE, "zram", ""), 0);
 	CHECK(journal_replay(journal_path(), false, &st) > 0);
 	CHECK_EQ(st.failures, 1);
@@ -385,7 +386,7 @@ static void test_volatile_knob(void)
 	setup();
 	put("tracing_on", "0");
 	path(a, sizeof(a), "tracing_on");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_knob_set_volatile(a, "1"), 0);
 	put("tracing_on", "1");		/* killed between two triggers */
 	put("tracing_on", "5");		/* any value at all */
@@ -404,7 +405,7 @@ static void test_list_compare(void)
 	setup();
 	put("filter", "");
 	path(a, sizeof(a), "filter");
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_knob_set(a, "rmap_walk_ksm rmap_walk_anon"), 0);
 	put("filter", "rmap_walk_anon\nrmap_walk_ksm\n");
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
@@ -450,11 +451,11 @@ static void test_begin_replays_leftover(void)
 	setup();
 	put("k", "orig");
 	path(a, sizeof(a), "k");
-	CHECK_EQ(journal_begin("killed"), 0);
+	CHECK_EQ(journal_begin("killed", why, sizeof(why)), 0);
 	CHECK_EQ(journal_knob_set(a, "changed"), 0);
 	/* killed here: the journal stays; the next run restores it */
 	journal_forget();
-	CHECK_EQ(journal_begin("next"), 0);
+	CHECK_EQ(journal_begin("next", why, sizeof(why)), 0);
 	CHECK_STR(get("k"), "orig");
 	CHECK_EQ(count_records(), 0);
 	f = fopen(journal_path(), "r");
@@ -551,20 +552,53 @@ static void test_unpoison_undo(void)
 
 	setup();
 	stand_in_frames();
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_UNPOISON, "2", ""), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
 	CHECK_EQ(st.undone, 1);
 	CHECK_STR(get("sys/kernel/debug/hwpoison/unpoison-pfn"), "");
 
-	CHECK_EQ(journal_begin("test"), 0);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	CHECK_EQ(journal_record(J_UNPOISON, "3", ""), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
-	CHECK_EQ(st.left, 1);
+	/* the run's own frame, retired until reboot: not someone else's */
+	CHECK_EQ(st.retired, 1);
+	CHECK_EQ(st.left, 0);
 	CHECK_EQ(st.failures, 0);
 	CHECK_STR(get("sys/kernel/debug/hwpoison/unpoison-pfn"), "3");
 	unsetenv("RMAP_REPRO_PROC_DIR");
 	unsetenv("RMAP_REPRO_SYS_DIR");
+}
+
+/*
+ * A leftover journal whose replay fails: no run starts on top of it, and
+ * the next tries the kept journal again before it starts.
+ */
+static void test_begin_refuses_failed_replay(void)
+{
+	char a[128], failed[256];
+
+	setup();
+	path(a, sizeof(a), "subdir");
+	CHECK_EQ(mkdir(a, 0755), 0);
+	CHECK_EQ(journal_begin("killed", why, sizeof(why)), 0);
+	CHECK_EQ(journal_record(J_KNOB, a, "1"), 0);
+	journal_forget();
+	why[0] = '\0';
+	CHECK_EQ(journal_begin("next", why, sizeof(why)), -EUCLEAN);
+	CHECK_CONTAINS(why, "scripts/restore --journal");
+	snprintf(failed, sizeof(failed), "%s.failed", journal_path());
+	CHECK(rr_path_exists(failed));
+	CHECK(!journal_exists());
+	/* still failing: still refused */
+	CHECK_EQ(journal_begin("next", why, sizeof(why)), -EUCLEAN);
+	/* the cause gone (a file the value can be written to): it starts */
+	CHECK_EQ(rmdir(a), 0);
+	put("subdir", "0");
+	CHECK_EQ(journal_begin("next", why, sizeof(why)), 0);
+	CHECK(!rr_path_exists(failed));
+	CHECK_STR(get("subdir"), "1");
+	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
 }
 
 TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
@@ -575,4 +609,5 @@ TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
 	  T(test_dynevent), T(test_changed_since_is_left),
 	  T(test_volatile_knob), T(test_list_compare), T(test_other_boot),
 	  T(test_begin_replays_leftover), T(test_lock),
-	  T(test_lock_inherited), T(test_unpoison_undo))
+	  T(test_lock_inherited), T(test_unpoison_undo),
+	  T(test_begin_refuses_failed_replay))

@@ -38,7 +38,7 @@ static void setup(void)
 		{ "pages_shared", "0" }, { "pages_sharing", "0" },
 		{ "full_scans", "0" },
 	};
-	char p[512];
+	char p[512], why[512];
 	size_t i;
 
 	snprintf(dir, sizeof(dir), "%s/rr-ksm-XXXXXX", tmp ? tmp : "/tmp");
@@ -54,7 +54,7 @@ static void setup(void)
 	snprintf(p, sizeof(p), "%s/ksm", dir);
 	setenv("RMAP_REPRO_KSM_DIR", p, 1);
 	setenv("RMAP_REPRO_STATE_DIR", dir, 1);
-	CHECK_EQ(journal_begin("test_ksm"), 0);
+	CHECK_EQ(journal_begin("test_ksm", why, sizeof(why)), 0);
 }
 
 /* Nothing merges: the loop ends at its bound, with how far it got. */

@@ -43,6 +43,12 @@ static struct {
 	int samples_per_collect;
 	int part_arms;		/* arms asked to time the trigger's part */
 	int part_wrong_pass;	/* ... in a pass other than the probe's */
+	/* per run (by the case's collects): the subject's sample, if set */
+	double subject_by_run[8];
+	unsigned long long lost_by_run[8];	/* ... events lost */
+	int lost_case;		/* +1: the case that loses them */
+	int case_collects[RR_MAX_CASES];
+	int grows;
 } f;
 
 static const struct rr_repro repro, *cur_repro;
@@ -208,11 +214,18 @@ static int mcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 {
 	int i;
 
+	int run = f.case_collects[f.cur]++;
+	double ms = f.ms[f.cur];
+
 	f.collects++;
 	if (f.collects <= f.misses || (f.miss_type && (int)a->type == f.miss_type - 1))
 		return 0;
+	if (!f.cur && run < 8 && f.subject_by_run[run])
+		ms = f.subject_by_run[run];
+	if (f.lost_case == f.cur + 1 && run < 8)
+		pres[0].lost = f.lost_by_run[run];
 	for (i = 0; i < f.samples_per_collect; i++)
-		rr_samples_add(outs[0], f.ms[f.cur] / (i + 1));
+		rr_samples_add(outs[0], ms / (i + 1));
 	pres[0].intervals = pres[0].counted = f.samples_per_collect;
 	if (a->part) {
 		rr_samples_add(a->part, f.ms[f.cur] / 2);
@@ -226,7 +239,15 @@ static void mclose(struct rr_meter *m)
 	f.closes++;
 }
 
+static int mgrow(struct rr_meter *m, unsigned long long *kb)
+{
+	f.grows++;
+	*kb = 4096ULL << f.grows;
+	return 0;
+}
+
 static const struct rr_meter_ops meter = {
+	.grow = mgrow,
 	.open = mopen,
 	.arm = marm,
 	.start = mstart,
@@ -290,7 +311,19 @@ static void test_normal(void)
 	}
 	CHECK_EQ(res.cases[0].ksm.merging_pages, 4);
 	CHECK_EQ(res.verdict, RR_REPRODUCED);
-	CHECK_CONTAINS(res.reason, "KSM case max 300.000 ms");
+	CHECK_CONTAINS(res.reason,
+		       "2 of 2 runs: KSM case max over 10 ms and at least 5x");
+	CHECK_CONTAINS(res.reason, "(KSM 300.000 ms;");
+	CHECK_EQ(res.runs, 2);
+	CHECK_EQ(res.runs_agreeing, 2);
+	CHECK_EQ(res.cases[0].run[1].count, 2);
+	CHECK_NEAR(res.cases[0].run[1].max, 300, 1e-9);
+	CHECK_NEAR(res.cases[0].run[1].p50, 150, 1e-9);
+	/* the evidence beside the verdict: 4 samples against 4 */
+	CHECK(res.cases[1].test.ran);
+	CHECK_NEAR(res.cases[1].test.ratio.ratio, 300, 1e-9);
+	CHECK_EQ(res.cases[1].test.mwu.nx, 4);
+	CHECK_EQ(res.cases[0].kept, 4);
 	CHECK_CONTAINS(res.trigger_how, "fake firing 6");
 	CHECK_STR(res.instance, "fake");
 	CHECK_STR(res.phase, "end");
@@ -369,7 +402,8 @@ static void test_control_not_reached(void)
 	/* tried in every run: 3 attempts x 2 runs */
 	CHECK_EQ(res.cases[2].passes[RR_PASS_PROBE], 6);
 	CHECK_EQ(res.verdict, RR_REPRODUCED);
-	CHECK_CONTAINS(res.reason, "(anon 1.000 ms; not reached: file)");
+	CHECK_CONTAINS(res.reason,
+		       "controls' max over the runs: anon 1.000 ms; not reached: file)");
 
 	reset();
 	f.may_miss = true;
@@ -564,7 +598,8 @@ static void test_named_cases(void)
 	CHECK_STR(res.cases[2].name, "file");
 	CHECK(rr_result_subject(&res) == &res.cases[0]);
 	CHECK_EQ(res.verdict, RR_REPRODUCED);
-	CHECK_CONTAINS(res.reason, "family case max 300.000 ms");
+	CHECK_CONTAINS(res.reason, "family case max over 10 ms");
+	CHECK_CONTAINS(res.reason, "(family 300.000 ms;");
 	CHECK_CONTAINS(res.reason, "single 1.000 ms, file 2.000 ms");
 	/* the declared words, and the default's role */
 	rr_case_what(&res.cases[0], what, sizeof(what));
@@ -580,7 +615,90 @@ static void test_named_cases(void)
 	f.ms[1] = 300;
 	measure();
 	CHECK_EQ(res.verdict, RR_NOT_REPRODUCED);
-	CHECK_CONTAINS(res.reason, "family case max 1.000 ms is within");
+	CHECK_CONTAINS(res.reason,
+		       "2 of 2 runs: family case max within 10 ms (family 1.000 ms;");
+}
+
+/*
+ * Runs that disagree get more runs, up to the maximum: one run's
+ * outlier does not decide, and a split that stays is inconclusive.
+ */
+static void test_runs_disagree(void)
+{
+	reset();
+	rr_cfg.runs = 2;
+	f.ms[0] = 3;			/* a fixed kernel's subject */
+	f.subject_by_run[0] = 40;	/* one outlier, in run 1 */
+	measure();
+	check_balanced();
+	CHECK_EQ(res.runs, 3);		/* 1 of 2 disagreed: a third */
+	CHECK_EQ(res.run_verdict[0], RR_RUN_REPRODUCED);
+	CHECK_EQ(res.run_verdict[1], RR_RUN_NOT_REPRODUCED);
+	CHECK_EQ(res.run_verdict[2], RR_RUN_NOT_REPRODUCED);
+	CHECK_EQ(res.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "2 of 3 runs: KSM case max within 10 ms");
+	CHECK_CONTAINS(res.reason, "1 other run: 1 reproduced");
+	CHECK_EQ(f.builds, 9);
+
+	/* a split that --max-runs leaves no room to settle: inconclusive */
+	reset();
+	rr_cfg.runs = 2;
+	f.ms[0] = 3;
+	f.subject_by_run[0] = 40;
+	memset(&res, 0, sizeof(res));
+	res.threshold_ms = 10;
+	res.min_ratio = 5;
+	res.probe.bracket = RR_BR_MEMCG_RECLAIM;
+	res.max_runs = 2;
+	trig.may_miss = false;
+	rr_measure(cur_repro, &res, &trig, &meter);
+	CHECK_EQ(res.runs, 2);
+	CHECK_EQ(res.verdict, RR_INCONCLUSIVE);
+	CHECK_CONTAINS(res.reason, "runs disagree: 1 of 2 reproduced");
+	CHECK_EQ(rr_exit_code(res.verdict), 3);
+	CHECK_EQ(rr_bisect_code(res.verdict), 125);
+}
+
+/*
+ * A run that lost events and did not reproduce is made again with a
+ * larger buffer; when every run loses them, the verdict is an error
+ * naming the loss, never "not reproduced".
+ */
+static void test_lost_events(void)
+{
+	reset();
+	rr_cfg.runs = 1;
+	f.ms[0] = 3;
+	f.lost_case = 2;		/* anon */
+	f.lost_by_run[0] = 17;
+	measure();
+	check_balanced();
+	CHECK_EQ(f.grows, 1);
+	CHECK_EQ(res.runs, 3);		/* run 1 again, then a majority */
+	CHECK_EQ(res.run_verdict[0], RR_RUN_INCOMPLETE);
+	CHECK_EQ(res.verdict, RR_NOT_REPRODUCED);
+	CHECK_CONTAINS(res.reason, "2 of 3 runs");
+	CHECK_CONTAINS(res.reason, "lost figures: run 1, anon case: 17 events lost");
+	CHECK_EQ(res.buffer_kb, 8192);
+
+	reset();
+	rr_cfg.runs = 1;
+	f.ms[0] = 3;
+	f.lost_case = 2;
+	f.lost_by_run[0] = f.lost_by_run[1] = f.lost_by_run[2] = 5;
+	measure();
+	CHECK_EQ(res.runs, 3);
+	CHECK_EQ(res.verdict, RR_ERROR);
+	CHECK_CONTAINS(res.reason, "figures incomplete: 3 of 3 runs lost figures");
+
+	/* lost events in a run that reproduced: the walks seen are real */
+	reset();
+	rr_cfg.runs = 1;
+	f.lost_case = 2;
+	f.lost_by_run[0] = 5;
+	measure();
+	CHECK_EQ(res.runs, 1);
+	CHECK_EQ(res.verdict, RR_REPRODUCED);
 }
 
 /* A declaration the runner refuses: a bug, said before anything runs. */
@@ -693,4 +811,5 @@ TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_victim_apart_and_bare), T(test_victim_same),
 	  T(test_meter_open_fails), T(test_nothing_measured),
 	  T(test_named_cases), T(test_declaration), T(test_needs_command),
-	  T(test_refused), T(test_part))
+	  T(test_refused), T(test_part), T(test_runs_disagree),
+	  T(test_lost_events))

@@ -7,11 +7,13 @@
 #include "harness.h"
 #include "report.h"
 #include "trigger.h"
+#include "verdict.h"
 
 static void fill_case(struct rr_case_result *c, enum rr_page_type t,
 		      double max)
 {
 	double v[3] = { max / 100, max / 2, max };
+	int i;
 
 	memset(c, 0, sizeof(*c));
 	c->type = t;
@@ -23,6 +25,11 @@ static void fill_case(struct rr_case_result *c, enum rr_page_type t,
 	c->vmas = 20000;
 	rr_stats_compute(v, 3, &c->latency);
 	rr_stats_compute(v, 3, &c->victim);
+	/* three runs, each with its own maximum the case's */
+	for (i = 0; i < 3; i++)
+		c->run[i] = (struct rr_run_fig){ .count = 1, .p50 = max,
+						 .max = max };
+	c->kept = rr_samples_thin(v, 3, c->keep, RR_KEEP_SAMPLES);
 }
 
 static void base(struct rr_result *r, double ksm, double anon, double file)
@@ -41,6 +48,8 @@ static void base(struct rr_result *r, double ksm, double anon, double file)
 	r->threshold_ms = 10;
 	r->min_ratio = 5;
 	r->runs = 3;
+	r->runs_asked = 3;
+	r->max_runs = 9;
 	r->pages = 20000;
 	rr_result_param(r, "split_every", 2);
 	rr_result_param(r, "identical_pages", 512);
@@ -337,11 +346,13 @@ static void test_not_reached(void)
 
 	base(&r, 125.8, 4.1, 3.9);
 	memset(&r.cases[2].latency, 0, sizeof(r.cases[2].latency));
+	memset(r.cases[2].run, 0, sizeof(r.cases[2].run));
 	snprintf(r.cases[2].not_reached, sizeof(r.cases[2].not_reached),
 		 "run 1: compact did not reach the pattern in 10 attempts");
 	rr_verdict_compute(&r);
 	CHECK_EQ(r.verdict, RR_REPRODUCED);
-	CHECK_CONTAINS(r.reason, "(anon 4.100 ms; not reached: file)");
+	CHECK_CONTAINS(r.reason,
+		       "controls' max over the runs: anon 4.100 ms; not reached: file)");
 	s = render(rr_report_ktap, &r);
 	CHECK_CONTAINS(s, "    ok 3 file # SKIP not reached: run 1: compact");
 	free(s);
@@ -499,11 +510,18 @@ static void test_judge_calls(void)
 	r.judge_calls = true;
 	r.trigger = RR_TRIG_HWPOISON;
 	r.probe.bracket = RR_BR_RMAP_WALK;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
+		double x = i ? w[0] : v[0];
+
 		rr_stats_compute(i ? w : v, 1, &r.cases[i].calls);
+		/* the judged figure of each run: the calls' */
+		for (int k = 0; k < 3; k++)
+			r.cases[i].run[k] = (struct rr_run_fig){
+				.count = 1, .p50 = x, .max = x };
+	}
 	rr_verdict_compute(&r);
 	CHECK_EQ(r.verdict, RR_REPRODUCED);
-	CHECK_CONTAINS(r.reason, "KSM case longest trigger call 830.000 ms exceeds 10 ms and is 166x the controls' max (anon 5.000 ms, file 5.000 ms)");
+	CHECK_CONTAINS(r.reason, "3 of 3 runs: KSM case longest trigger call over 10 ms and at least 5x the controls' longest trigger call in the same run (KSM 830.000 ms; controls' longest trigger call over the runs: anon 5.000 ms, file 5.000 ms)");
 	/* the part is not timed here: it stays in the rest, with why */
 	rr_part_choose("finding the processes that map the page",
 		       rr_trigger_hwpoison.part_fns,
