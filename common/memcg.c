@@ -162,9 +162,20 @@ int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 		return err;
 	}
 	if (cg->ver == RR_MEMCG_V1) {
-		/* Group-local settings: they go away with the group. */
+		/*
+		 * Group-local settings: they go away with the group. The
+		 * group's OOM killer off is what keeps a limit below its
+		 * usage from killing anything: a run must not go on
+		 * without it.
+		 */
 		file_of(cg, "memory.oom_control", path, sizeof(path));
-		rr_write_file(path, "1");
+		err = rr_write_file(path, "1");
+		if (err) {
+			snprintf(why, len,
+				 "cannot turn the OOM killer of %s off (memory.oom_control): %s",
+				 cg->path, strerror(-err));
+			return err;
+		}
 		file_of(cg, "memory.swappiness", path, sizeof(path));
 		if (rr_write_file(path, "200"))
 			rr_write_file(path, "100");

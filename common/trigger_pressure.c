@@ -91,14 +91,29 @@ static int raise_watermarks(struct rr_watermarks *w, char *why, size_t len)
 	return err;
 }
 
-/* Back to the value found (the journal keeps it for a killed run). */
-static void lower_watermarks(void)
+/*
+ * Back to the value found (the journal keeps it for a killed run). A
+ * failure leaves the watermarks raised between phases, where the floor
+ * checks read MemAvailable: said, in the result's watermarks and here.
+ */
+static void lower_watermarks(struct rr_pressure_result *pr)
 {
+	size_t o = strlen(pr->watermarks);
 	char v[32];
+	int err;
 
 	snprintf(v, sizeof(v), "%lu", st.wsf_found);
-	if (st.wsf_want != st.wsf_found)
-		journal_knob_set(WSF_PATH, v);
+	if (st.wsf_want == st.wsf_found)
+		return;
+	err = journal_knob_set(WSF_PATH, v);
+	if (!err)
+		return;
+	rr_warn("cannot put vm.watermark_scale_factor back to %s between phases: %s",
+		v, strerror(-err));
+	if (!strstr(pr->watermarks, "NOT put back") &&
+	    o < sizeof(pr->watermarks))
+		snprintf(pr->watermarks + o, sizeof(pr->watermarks) - o,
+			 "; NOT put back between phases: %s", strerror(-err));
 }
 
 /* What the phases will set, and whether the floor fits below it. */
@@ -119,9 +134,15 @@ static int watermarks(struct rr_pressure_result *pr, char *why, size_t len)
 	st.wsf_found = now;
 	st.wsf_want = rr_pressure_wsf(&w, now, pr->floor_kb);
 	err = raise_watermarks(&w, why, len);
-	lower_watermarks();
+	pr->watermarks[0] = '\0';
+	lower_watermarks(pr);
 	if (err)
 		return err;
+	if (pr->watermarks[0]) {
+		snprintf(why, len, "vm.watermark_scale_factor could not be put back to %llu%s",
+			 now, pr->watermarks);
+		return -EIO;
+	}
 	if (st.wsf_want == now)
 		snprintf(pr->watermarks, sizeof(pr->watermarks),
 			 "as found (vm.watermark_scale_factor %llu; min %llu MiB, low %llu MiB)",
@@ -411,7 +432,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	bytes = rr_pressure_bytes(&w, free_kb, pr->floor_kb, how, len);
 	err = bytes ? add_load(&ph, bytes, why, sizeof(why)) : -ENOSPC;
 	if (err) {
-		lower_watermarks();
+		lower_watermarks(pr);
 		if (bytes)
 			snprintf(how, len, "%s", why[0] ? why : strerror(-err));
 		return err;
@@ -476,7 +497,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, MemFree %llu MiB at the end, %zu of %zu pattern pages left",
 		       ph.nloads, seen - scan0, free_kb >> 10, last, present0);
 	stop_loads(&ph);
-	lower_watermarks();
+	lower_watermarks(pr);
 	settle();
 	rr_read_keyed("/proc/vmstat", "oom_kill", &oom1);
 	pr->oom_kills += oom1 - oom0;
