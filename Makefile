@@ -31,7 +31,7 @@ COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
 REPRO_SRC := $(wildcard reproducers/*.c)
 REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
-TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes
+TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes $(B)/bin/rmap-stat
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELPER_SRC := $(wildcard tests/helpers/*.c)

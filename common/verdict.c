@@ -64,6 +64,12 @@ void rr_run_judge(const struct rr_result *r, unsigned int run,
 	sf = &s->run[run];
 	if (sf->count)
 		j->subject = sf->max;
+	/* the oracle alone, or a benchmark with no bound: nothing judged */
+	if (r->policy == RR_POLICY_CORRECTNESS ||
+	    (r->policy == RR_POLICY_BENCHMARK && r->bench_ms_per_gb <= 0)) {
+		j->v = RR_RUN_UNJUDGED;
+		return;
+	}
 	if (!sf->count || (r->policy != RR_POLICY_BENCHMARK && j->worst < 0)) {
 		j->v = lossy ? RR_RUN_INCOMPLETE : RR_RUN_UNJUDGED;
 		return;

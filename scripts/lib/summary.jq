@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The summary a mailing-list thread gets: one line of 72 columns per
+# reproducer, from its result JSON (docs/results.md): its verdict, the
+# subject's largest judged figure against the largest of its controls
+# (ms), the probe, and how many of its runs gave the verdict.
+# scripts/run-all (jq -L scripts/lib, include "summary";).
+include "text";
+
+# ms in at most 5 characters where it can be: 1320, 342.7, 2.04, 0.423
+def ms: if . == null then "-" elif . >= 100 then fixed(0)
+	elif . >= 10 then fixed(1) elif . >= 1 then fixed(2)
+	else fixed(3) end;
+
+def judged: if .verdict_on == "trigger calls" then "trigger_call_ms"
+	    else "latency_ms" end;
+
+# [subject's max, the controls' largest max] of a result
+def figures: judged as $k
+	| [(.cases[] | select(.role == "subject") | .[$k].max? // null),
+	   ([.cases[] | select(.role == "control") | .[$k].max? // empty]
+	    | max)];
+
+def summary_header:
+	"reproducer               verdict        subject/ctl ms probe         runs";
+
+# one result, or a unit that left no result: $name, $why
+def summary_row($name):
+	($name | rpad(24)) + " " +
+	if . == null then "no result"
+	elif (.verdict == "skip" or .verdict == "error") then
+		(.verdict | rpad(14)) + " " +
+		(.reason | if length > 32 then .[:29] + "..." else . end)
+	else
+		(.verdict | rpad(14)) + " " +
+		(figures | "\(.[0] | ms)/\(.[1] | ms)" | rpad(14)) + " " +
+		((.cases[0].probe // "-") | rpad(13)) + " " +
+		(if .runs_agreeing then "\(.runs_agreeing)/\(.runs)"
+		 else "-/\(.runs)" end)
+	end;

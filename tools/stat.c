@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rmap-stat: the reproducers' tests (signif.h) on samples a script
+ * gives, so that scripts/compare judges a change between two runs with
+ * the same arithmetic as the verdict. Reads lines
+ *
+ *   KEY N x1 .. xN M y1 .. yM
+ *
+ * and prints for each
+ *
+ *   KEY p_two p_greater p_less ratio lo hi method
+ *
+ * where the p-values are Mann-Whitney U's (x against y), ratio is
+ * median(x) / median(y) and [lo, hi] its 95% bootstrap interval ("-" for
+ * what is undefined). KEY is a word without blanks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "signif.h"
+#include "util.h"
+
+/* N numbers from the line at *p into a new array. */
+static double *numbers(char **p, size_t *n)
+{
+	unsigned long long k;
+	double *v;
+	char *end;
+	size_t i;
+
+	k = strtoull(*p, &end, 10);
+	if (end == *p || k > (1u << 24))
+		return NULL;
+	*p = end;
+	v = malloc((k ? k : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < k; i++) {
+		v[i] = strtod(*p, &end);
+		if (end == *p) {
+			free(v);
+			return NULL;
+		}
+		*p = end;
+	}
+	*n = k;
+	return v;
+}
+
+static void num(double x)
+{
+	if (x == x)
+		printf(" %.6g", x);
+	else
+		printf(" -");
+}
+
+static int one(char *line)
+{
+	char key[256], *p = line;
+	double *x = NULL, *y = NULL;
+	size_t nx = 0, ny = 0;
+	struct rr_ratio_ci ci;
+	struct rr_mwu m;
+	int used, ret = -EINVAL;
+
+	if (sscanf(p, "%255s%n", key, &used) != 1)
+		return 0;		/* a blank line */
+	p += used;
+	x = numbers(&p, &nx);
+	y = x ? numbers(&p, &ny) : NULL;
+	if (!x || !y || !nx || !ny)
+		goto out;
+	ret = rr_mwu(x, nx, y, ny, &m);
+	if (!ret)
+		ret = rr_ratio_ci(x, nx, y, ny, &ci);
+	if (ret)
+		goto out;
+	printf("%s", key);
+	num(m.p_two);
+	num(m.p_greater);
+	num(m.p_less);
+	num(ci.defined ? ci.ratio : 0.0 / 0.0);
+	num(ci.defined ? ci.lo : 0.0 / 0.0);
+	num(ci.defined ? ci.hi : 0.0 / 0.0);
+	printf(" %s\n", m.method == RR_MWU_EXACT ? "exact" : "normal");
+out:
+	free(x);
+	free(y);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const struct rr_opt opts[] = { RR_OPT_END };
+	const struct rr_opt *tables[] = { opts, NULL };
+	char err[256], *line = NULL;
+	size_t cap = 0;
+	int ret, bad = 0;
+
+	rr_set_prog("rmap-stat");
+	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		rr_opts_help(stdout, "rmap-stat < LINES",
+			     "For each line 'KEY N x1 .. xN M y1 .. yM' on stdin, print 'KEY p_two p_greater p_less ratio lo hi method': Mann-Whitney U of x against y (exact for small samples without ties, else the normal approximation with the tie and continuity corrections), and the ratio of the medians of x and y with its 95% bootstrap interval (1000 resamples, a fixed seed). scripts/compare uses it. Exit: 0, or 2 on a line it cannot read.",
+			     tables);
+		return 0;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "rmap-stat: %s\n", err);
+		return 2;
+	}
+	while (getline(&line, &cap, stdin) > 0) {
+		if (one(line)) {
+			fprintf(stderr, "rmap-stat: cannot read: %.60s\n",
+				line);
+			bad = 1;
+		}
+	}
+	free(line);
+	return bad ? 2 : 0;
+}
