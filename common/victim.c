@@ -41,6 +41,7 @@ static void *victim_fn(void *arg)
 			usleep(1000);
 			continue;
 		}
+		__atomic_add_fetch(&v->begun, 1, __ATOMIC_RELEASE);
 		t0 = rr_now_ns();
 		err = v->op ? v->op->fn(v->op->arg, calls++) :
 		      mprotect(v->page, ps, prot[i]);
@@ -96,7 +97,13 @@ static void set_state(struct rr_victim *v, int state)
 
 void rr_victim_go(struct rr_victim *v)
 {
+	unsigned long before = __atomic_load_n(&v->begun, __ATOMIC_ACQUIRE);
+	int i;
+
 	set_state(v, 1);
+	for (i = 0; i < 200 && v->started &&
+	     __atomic_load_n(&v->begun, __ATOMIC_ACQUIRE) == before; i++)
+		usleep(50);
 }
 
 void rr_victim_pause(struct rr_victim *v)

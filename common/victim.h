@@ -35,6 +35,7 @@ struct rr_victim {
 	double *lat;		/* ms, preallocated and locked */
 	size_t n, cap;
 	unsigned long errors;
+	unsigned long begun;	/* calls begun, under the lock */
 	bool truncated;
 	bool started;
 };
@@ -45,6 +46,11 @@ struct rr_victim {
  */
 int rr_victim_start(struct rr_victim *v, char *page,
 		    const struct rr_victim_op *op);
+/*
+ * Let the thread toggle; returns once its first call has begun (within
+ * 10 ms), so that a trigger shorter than the thread's wake-up still
+ * overlaps one call: every pass times at least one.
+ */
 void rr_victim_go(struct rr_victim *v);
 /* Park the thread again; samples stay until taken. */
 void rr_victim_pause(struct rr_victim *v);

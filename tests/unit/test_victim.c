@@ -85,4 +85,36 @@ static void test_stop_unstarted(void)
 	CHECK(!v.started);
 }
 
-TEST_MAIN(T(test_lifecycle), T(test_own_op), T(test_stop_unstarted))
+/*
+ * A trigger shorter than the thread's wake-up still overlaps a call:
+ * go returns once the first call began, pause waits for it to end.
+ */
+static void test_short_pass(void)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	struct rr_samples s = { 0 };
+	struct rr_victim v = { 0 };
+	char *map;
+	int i, empty = 0;
+
+	map = mmap(NULL, 4 * ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(map != MAP_FAILED);
+	if (map == MAP_FAILED)
+		return;
+	CHECK_EQ(rr_victim_start(&v, map + ps, NULL), 0);
+	for (i = 0; i < 20; i++) {
+		rr_victim_go(&v);
+		rr_victim_pause(&v);
+		rr_victim_take(&v, &s);
+		empty += !s.n;
+		rr_samples_free(&s);
+		rr_sleep_ms(2);		/* parked: the thread sleeps */
+	}
+	CHECK_EQ(empty, 0);
+	rr_victim_stop(&v);
+	munmap(map, 4 * ps);
+}
+
+TEST_MAIN(T(test_lifecycle), T(test_own_op), T(test_stop_unstarted),
+	  T(test_short_pass))
