@@ -25,7 +25,9 @@ assert_jq "the KSM case is split into $pages VMAs, every case counted" \
 txt=$work/m/madvise-split.txt
 para=$(sed -n '/^Pattern/,/^KSM/p' "$txt" | tr -s ' \n' ' ')
 why=""
+seen=0
 for c in $(jq -r '.cases[].page_type' "$j"); do
+	seen=$((seen + 1))
 	cnt=$(jq -r ".cases[] | select(.page_type == \"$c\") | .pattern.vmas" "$j")
 	case "$para" in
 	*" $c $cnt (the kernel ignored the advice there)"*)
@@ -35,6 +37,8 @@ for c in $(jq -r '.cases[].page_type' "$j"); do
 	*) why="$why; $c: count $cnt not in '$para'" ;;
 	esac
 done
+# a loop over no case checks nothing: the three cases must be there
+[ $seen = 3 ] || why="$why; $seen cases in the JSON, not 3"
 if [ -z "$why" ]; then
 	ok "the sentence gives each case's count as measured"
 else

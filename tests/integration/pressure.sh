@@ -14,10 +14,12 @@
 if ! command -v stress-ng >/dev/null; then
 	ok "pressure # SKIP stress-ng is not installed (scripts/install-deps)"
 	finish
+	exit 0
 fi
 if ! reclaim_possible; then
 	ok "pressure # SKIP no memory cgroup or no swap possible here"
 	finish
+	exit 0
 fi
 
 # The floor that lets the watermarks widen to four times it (at most

@@ -315,6 +315,11 @@ assert_formats() {
 		grep -qx "not ok 1 $name" "$dir/$name.ktap" ||
 			why="$why; ktap not 'not ok'"
 	fi
+	# a case fails only under a failing parent
+	if grep -q "^ok 1 $name" "$dir/$name.ktap" &&
+	   grep -q '^    not ok ' "$dir/$name.ktap"; then
+		why="$why; a case is 'not ok' under an 'ok' parent"
+	fi
 	for c in $(jq -r '.cases[] | select(.latency_ms.count > 0) | .name' "$j"); do
 		cnt=$(jq -r ".cases[] | select(.name == \"$c\") | .latency_ms.count" "$j")
 		max=$(jq -r ".cases[] | select(.name == \"$c\") | .latency_ms.max" "$j")
