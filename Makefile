@@ -36,8 +36,11 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
+# test tools built on the suite's library (full-result: every JSON key)
+TTOOL_SRC := $(wildcard tests/tools/*.c)
+TTOOLS := $(TTOOL_SRC:tests/tools/%.c=$(B)/tests/tools/%)
 
-all: $(REPROS) $(TOOLS) $(UNITS) $(HELPERS)
+all: $(REPROS) $(TOOLS) $(UNITS) $(HELPERS) $(TTOOLS)
 
 $(B)/%.o: %.c $(wildcard common/*.h) tests/unit/harness.h
 	@mkdir -p $(dir $@)
@@ -62,6 +65,10 @@ $(B)/bin/rmap-%: $(B)/tools/%.o $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The JSON contract and the samples agree with the writer: every key the
+# JSON writer can emit (tests/tools/full-result fills every optional
+# part) is documented in docs/results.md and appears in a sample that
+# scripts/samples made from real runs; and the reverse: every key of the
+# samples, and every field the tables of docs/results.md name, is the
+# writer's (or run-all's). The new figures are in all three formats.
+# Needs no root and changes nothing.
+. "$(dirname "$0")/../lib/integration.sh"
+
+full=$top/build/tests/tools/full-result
+md=$top/docs/results.md
+before=$(snapshot)
+
+# the key names of JSON files, one per line
+keys() {
+	jq -r '[paths | map(select(type == "string")) | .[-1] |
+		select(. != null)] | unique[]' "$@" | sort -u
+}
+
+"$full" json >"$work/full.json"
+assert "full-result writes valid JSON" jq -e . "$work/full.json"
+keys "$work/full.json" >"$work/writer"
+grep -o '`[a-z_0-9-]*`' "$md" | tr -d '`' | sort -u >"$work/doc"
+keys "$top"/docs/sample-*.json >"$work/samples"
+# the fields the tables name: their first column
+sed -n 's/^| \(`[^|]*\) |.*/\1/p' "$md" | grep -o '`[a-z_0-9-]*`' |
+	tr -d '`' | sort -u >"$work/fields"
+
+check() {
+	local desc=$1 missing
+
+	missing=$(comm -23 "$2" "$3" | tr '\n' ' ')
+	if [ -z "$missing" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "missing: $missing"
+	fi
+}
+assert "the writer emits keys ($(wc -l <"$work/writer"))" \
+	[ "$(wc -l <"$work/writer")" -gt 150 ]
+check "every key the JSON writer emits is in docs/results.md" \
+	"$work/writer" "$work/doc"
+check "every key the JSON writer emits is in a docs/sample-*.json" \
+	"$work/writer" "$work/samples"
+check "every key of the samples is in docs/results.md" \
+	"$work/samples" "$work/doc"
+# run-all's own keys are in the samples, not the reproducers' writer
+sort -u "$work/writer" "$work/samples" >"$work/either"
+check "every field docs/results.md's tables name is emitted (by a reproducer or run-all)" \
+	"$work/fields" "$work/either"
+
+# every sample was made by scripts/samples from a real run: it names
+# the suite that made it and the preset
+assert_jq "the samples are run-all runs of the samples presets" \
+	<(jq -s . "$top"/docs/sample-*-results.json "$top"/docs/sample-results.json) \
+	'all(.[]; .schema == "rmap-repro-run/1" and (.preset | startswith("samples")) and (.results | all(.suite_version != "")))'
+
+# the figures this verdict added, in all three formats
+"$full" text >"$work/full.txt"
+"$full" ktap >"$work/full.ktap"
+assert "text: the runs, the evidence, the cost per step" \
+	bash -c "grep -q '^Runs     2 made (--runs 2, --max-runs 6)' '$work/full.txt' &&
+		 grep -q '^Evidence ratio of medians' '$work/full.txt' &&
+		 tr -s ' \n' ' ' <'$work/full.txt' | grep -q 'us per step'"
+assert "KTAP: the runs, the evidence, each case's per-run maxima" \
+	bash -c "grep -q '^# runs: 2 made' '$work/full.ktap' &&
+		 grep -q '^# evidence: ratio of medians' '$work/full.ktap' &&
+		 grep -q '^    # ksm: per run, interval max ms: 1000.000 1000.000' '$work/full.ktap'"
+assert_jq "JSON: the runs, the evidence, the per-run figures, the samples, the tests, the cost per step" \
+	"$work/full.json" '.runs == 2 and .run_verdicts == ["reproduced", "reproduced"] and .evidence.significant != null and (.cases[0].per_run | length) == 2 and .cases[0].samples_ms.kept == 4 and .cases[1].test.p != null and .cases[0].iterations.us_per_step != null'
+assert_same "the machine is as before" "$before" "$(snapshot)"
+finish

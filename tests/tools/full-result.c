@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * full-result: print a reproducer's report with every optional part
+ * filled in (a pressure trigger with a timed part, trigger calls split,
+ * cross-checks, the probe's cost, step counts, ksmd, walkers, an
+ * oracle, the kernel's log, per-run figures, samples and the tests),
+ * so that tests/integration/docs.sh can check that every key the JSON
+ * writer can emit is documented in docs/results.md and kept in a sample.
+ * The figures are made up and mean nothing: only the keys count.
+ *
+ * Usage: full-result [text|ktap|json]   (default json)
+ */
+#include <string.h>
+
+#include "bracket.h"
+#include "report.h"
+#include "trigger.h"
+#include "verdict.h"
+
+static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
+		      double ms)
+{
+	struct rr_case_result *c = &r->cases[i];
+	double v[4] = { ms / 4, ms / 2, ms, ms * 2 };
+	int k;
+
+	c->type = t;
+	c->role = i ? RR_CONTROL : RR_SUBJECT;
+	snprintf(c->name, sizeof(c->name), "%s", rr_page_type_name(t));
+	c->ran = true;
+	c->runs = 2;
+	c->pages = c->vmas = 2000;
+	c->procs = 2;
+	rr_stats_compute(v, 4, &c->latency);
+	rr_stats_compute(v, 4, &c->victim);
+	rr_stats_compute(v, 4, &c->calls);
+	rr_stats_compute(v, 4, &c->part);
+	rr_stats_compute(v, 4, &c->count_lat);
+	rr_stats_compute(v, 4, &c->walk_steps);
+	rr_stats_compute(v, 4, &c->item_steps);
+	rr_stats_compute(v, 4, &c->cross[0]);
+	for (k = 0; k < 2; k++)
+		c->run[k] = (struct rr_run_fig){ .count = 2, .p50 = ms / 2,
+						 .max = ms * 2 };
+	c->kept = rr_samples_thin(v, 4, c->keep, RR_KEEP_SAMPLES);
+	c->passes[RR_PASS_BARE] = c->passes[RR_PASS_COUNT] = 2;
+	c->pass_s[RR_PASS_PROBE] = c->pass_s[RR_PASS_BARE] = 1;
+	c->iter_first = 20;
+	c->iter_next = 2000;
+	c->count_walks = 4;
+	c->oracle.ran = true;
+	snprintf(c->oracle.reason, sizeof(c->oracle.reason), "checked");
+	c->klog.read = true;
+	c->klog.lines = 1;
+	snprintf(c->klog.line[0], sizeof(c->klog.line[0]), "a line");
+	c->ksmd.calls = 1;
+	c->ksmd.s = 1;
+	c->walkers[RR_TASK_KSWAPD] = 4;
+}
+
+int main(int argc, char **argv)
+{
+	static struct rr_result r;
+	static const double *v[3];
+	static size_t n[3];
+	const char *fmt = argc > 1 ? argv[1] : "json";
+	int i;
+
+	snprintf(r.reproducer, sizeof(r.reproducer), "full-result");
+	snprintf(r.options, sizeof(r.options), "full-result");
+	snprintf(r.sys.kconfig, sizeof(r.sys.kconfig), "KSM=y");
+	r.trigger = RR_TRIG_PRESSURE;
+	r.probe.bracket = RR_BR_RMAP_WALK;
+	r.nr_cross = 1;
+	r.cross[0].bracket = RR_BR_RMAP_WALK;
+	r.anywhere = true;
+	r.iterations = r.iter_items = true;
+	r.pressure.phases = 1;
+	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
+	r.part.timed = true;
+	r.threshold_ms = 10;
+	r.min_ratio = 5;
+	r.bench_ms_per_gb = 1;
+	r.runs = r.runs_asked = 2;
+	r.max_runs = 6;
+	r.nr_params = 0;
+	rr_result_param(&r, "split_every", 2);
+	r.nr_cases = 3;
+	fill_case(&r, 0, RR_PT_KSM, 500);
+	fill_case(&r, 1, RR_PT_ANON, 1);
+	fill_case(&r, 2, RR_PT_FILE, 2);
+	for (i = 0; i < 3; i++) {
+		v[i] = r.cases[i].keep;
+		n[i] = r.cases[i].kept;
+	}
+	rr_evidence_compute(&r, v, n);
+	rr_verdict_compute(&r);
+	r.restore_ran = true;
+	if (!strcmp(fmt, "text"))
+		rr_report_text(stdout, &r);
+	else if (!strcmp(fmt, "ktap"))
+		rr_report_ktap(stdout, &r);
+	else
+		rr_report_json(stdout, &r);
+	return 0;
+}
