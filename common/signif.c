@@ -128,8 +128,8 @@ int rr_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	}
 	free(all);
 	out->u = rx - nx * (nx + 1) / 2.0;
-	if (!out->ties)
-		out->p_min = exp(-log_choose(n, nx));
+	/* one ordering of C(n, nx); ties can only raise it */
+	out->p_min = exp(-log_choose(n, nx));
 	if (!out->ties && (out->u >= nx * ny || out->u <= 0)) {
 		/* one ordering of C(n, nx) puts every x above every y */
 		out->method = RR_MWU_EXACT;

@@ -38,9 +38,10 @@ struct rr_mwu {
 	double p_less;		/* one-sided: x tends to be smaller */
 	double p_two;		/* two-sided: 2 x the smaller, at most 1 */
 	/*
-	 * The smallest one-sided p-value these sizes can give: with 3
-	 * samples against 3 it is 0.05, so no difference could be called
-	 * significant at 1%.
+	 * The smallest one-sided p-value these sizes can give, 1 /
+	 * C(nx + ny, nx) (ties can only raise it): with 3 samples against
+	 * 3 it is 0.05, so no difference could be called significant at
+	 * 1%.
 	 */
 	double p_min;
 	bool ties;

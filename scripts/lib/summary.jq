@@ -7,6 +7,8 @@
 # scripts/run-all (jq -L scripts/lib, include "summary";).
 include "text";
 
+# columns: 24 + 1 + 14 + 1 + 14 + 1 + 12 + 1 + 3 ("3/3") = 71, and one
+# more for a probe of 13 characters (migrate-batch, memcg-reclaim)
 # ms in at most 5 characters where it can be: 1320, 342.7, 2.04, 0.423
 def ms: if . == null then "-" elif . >= 100 then fixed(0)
 	elif . >= 10 then fixed(1) elif . >= 1 then fixed(2)
@@ -16,13 +18,13 @@ def judged: if .verdict_on == "trigger calls" then "trigger_call_ms"
 	    else "latency_ms" end;
 
 # [subject's max, the controls' largest max] of a result
-def figures: judged as $k
-	| [(.cases[] | select(.role == "subject") | .[$k].max? // null),
-	   ([.cases[] | select(.role == "control") | .[$k].max? // empty]
+def figures: judged as $k | (.cases // []) as $c
+	| [($c | map(select(.role == "subject")) | .[0][$k].max? // null),
+	   ([$c[] | select(.role == "control") | .[$k].max? // empty]
 	    | max)];
 
 def summary_header:
-	"reproducer               verdict        subject/ctl ms probe         runs";
+	"reproducer               verdict        subject/ctl ms probe        runs";
 
 # one result, or a unit that left no result: $name, $why
 def summary_row($name):
@@ -34,7 +36,7 @@ def summary_row($name):
 	else
 		(.verdict | rpad(14)) + " " +
 		(figures | "\(.[0] | ms)/\(.[1] | ms)" | rpad(14)) + " " +
-		((.cases[0].probe // "-") | rpad(13)) + " " +
+		((.cases[0].probe? // "-") | rpad(12)) + " " +
 		(if .runs_agreeing then "\(.runs_agreeing)/\(.runs)"
-		 else "-/\(.runs)" end)
+		 else "-/\(.runs // "-")" end)
 	end;

@@ -57,11 +57,12 @@ trap 'restore 129' HUP
 var=FAKE_$base
 rc=${!var:-0}
 case $rc in 0) v=not-reproduced; k=ok ;; 1) v=reproduced; k="not ok" ;;
+	    3) v=inconclusive; k="ok" ;;
 	    4) v=skip; k=ok ;; *) v=error; k="not ok" ;; esac
 echo "$name: progress" >&2
 [ -n "${FAKE_SLOW:-}" ] && { sleep "$FAKE_SLOW" & sleeper=$!; wait $!; }
 echo "$name: $v" >"$out/$name.txt"
-printf '{"schema": "rmap-repro-result/1", "reproducer": "%s", "verdict": "%s"}\n' \
+printf '{"schema": "rmap-repro-result/1", "reproducer": "%s", "verdict": "%s", "reason": "why", "runs": 3, "runs_agreeing": 2, "cases": [{"role": "subject", "probe": "rmap-tp", "latency_ms": {"max": 705.12}}, {"role": "control", "latency_ms": {"max": 0.42}}, {"role": "control", "latency_ms": {"max": 1.5}}]}\n' \
 	"$name" "$v" >"$out/$name.json"
 printf 'KTAP version 1\n1..1\n    # %s: max 1.000 ms\n%s 1 %s\n' "$name" \
 	"$k" "$name" >"$out/$name.ktap"
@@ -119,6 +120,25 @@ assert_jq "results.json: both results, in order" "$work/two/results.json" \
 	'[.results[].reproducer] == ["fa", "fb"] and .preset == "quick"'
 assert "the preset's section applies to its reproducer only" \
 	grep -q "^run-all: fa --runs 1 --pages 10 *$" "$work/two.err"
+# the summary a thread gets: the kernel, then a line per reproducer
+sum=$(sed -n '1,/^-----/p' "$work/two/report.txt")
+assert "report.txt opens with a summary of at most 60 lines" \
+	[ "$(printf '%s\n' "$sum" | wc -l)" -le 60 ]
+assert "the summary: the kernel, then each reproducer's verdict, figures, probe and runs agreeing" \
+	bash -c "printf '%s\n' \"\$1\" | grep -q '^Kernel   $(uname -r) ' &&
+		 printf '%s\n' \"\$1\" | grep -Eq '^fa +reproduced +705/1.50 +rmap-tp +2/3\$' &&
+		 printf '%s\n' \"\$1\" | grep -Eq '^fb +not-reproduced +705/1.50 +rmap-tp +2/3\$'" \
+	_ "$sum"
+assert "the summary fits 72 columns" \
+	bash -c "! printf '%s\n' \"\$1\" | awk 'length > 72' | grep -q ." _ "$sum"
+FAKE_fa=3 FAKE_fb=0 "$ra" --preset quick --out "$work/unsure" >/dev/null 2>&1
+assert "one inconclusive, one not reproduced: exit 3" [ $? = 3 ]
+FAKE_fa=3 FAKE_fb=0 "$ra" --preset quick --bisect --out "$work/unsure2" \
+	>/dev/null 2>&1
+assert "--bisect: an inconclusive reproducer cannot judge the kernel: 125" \
+	[ $? = 125 ]
+FAKE_fa=1 FAKE_fb=3 "$ra" --preset quick --out "$work/unsure3" >/dev/null 2>&1
+assert "a reproduced one outranks an inconclusive one: exit 1" [ $? = 1 ]
 FAKE_fa=2 FAKE_fb=4 "$ra" --preset quick --out "$work/err" >/dev/null 2>&1
 assert "an error outranks a skip: exit 2" [ $? = 2 ]
 FAKE_fa=4 FAKE_fb=4 "$ra" --preset quick --out "$work/skip" >/dev/null 2>&1
