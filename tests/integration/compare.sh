@@ -6,7 +6,10 @@
 # kept in docs/. Its ratios must be those of the two JSON files, it must
 # warn that the probes differ, mark a verdict that changed, fit 72
 # columns, and say the same in its three formats; a reproducer or a case
-# missing from a run is said so. Needs no root and changes nothing.
+# missing from a run is said so. Then on synthetic runs: a change is
+# significant only where the rank test and the noise floor agree, with
+# rmap-stat's arithmetic, and the ratio of steps stands beside it.
+# Needs no root and changes nothing.
 . "$(dirname "$0")/../lib/integration.sh"
 
 cmp=$top/scripts/compare
@@ -81,6 +84,60 @@ assert_jq "a case missing from a run is said so, its figures null" \
 "$cmp" "$b" "$work/nofile.json" >"$work/nf.txt"
 assert "text: the missing case's row shows - for B" \
 	grep -Eq '^file +max ms +[0-9.]+ +-$' "$work/nf.txt"
+
+# --- significance: synthetic runs whose samples are known ---------------
+# a result with a subject and a control; its samples are VALUES x SCALE
+synth() {
+	jq -n --argjson k "$1" --argjson c "$2" --arg v "$3" '
+		def case($n; $r; $s): {name: $n, role: $r, page_type: "anon",
+		  probe: "rmap-tp",
+		  latency_ms: {count: 200, max: ($s * 2), p50: $s},
+		  samples_ms: {of: "latency_ms", count: 200, kept: 200,
+			       cap: 1000,
+			       values: [range(200) | $s * (0.5 + . / 200)]}};
+		{schema: "rmap-repro-result/1", reproducer: "syn", verdict: $v,
+		 kernel: {release: "test"}, runs: 3,
+		 cases: [case("ksm"; "subject"; $k), case("anon"; "control"; $c)]}'
+}
+synth 700 0.4 reproduced >"$work/s-a.json"
+synth 0.7 0.4 not-reproduced >"$work/s-b.json"
+synth 910 0.4 reproduced >"$work/s-c.json"	# 1.3x: beyond p, within noise
+"$cmp" --format json "$work/s-a.json" "$work/s-b.json" "$work/s-c.json" \
+	>"$work/s.json"
+assert_jq "a 1000x fall is faster and significant; an unchanged control within noise" \
+	"$work/s.json" '.reproducers[0].cases | (.[0].changes[1] | .significant and .word == "faster, significant" and (.ratio - 0.001 | fabs) < 1e-9 and .p < 1e-12) and (.[1].changes[1] | (.significant | not) and .word == "within noise" and .ratio == 1)'
+assert_jq "a 1.3x change with p far below 0.01 is within the 50% noise floor" \
+	"$work/s.json" '.noise_pct == 50 and (.reproducers[0].cases[0].changes[2] | .p < 1e-6 and (.ratio - 1.3 | fabs) < 1e-9 and (.significant | not) and .word == "within noise")'
+"$cmp" --format json --noise 10 "$work/s-a.json" "$work/s-c.json" \
+	>"$work/s10.json"
+assert_jq "--noise 10: the same 1.3x is slower and significant" \
+	"$work/s10.json" '.reproducers[0].cases[0].changes[1] | .significant and .word == "slower, significant"'
+# the same arithmetic as the reproducers: rmap-stat on the same samples
+want=$(jq -r '"x \(.cases[0].samples_ms.kept) " + (.cases[0].samples_ms.values | map(tostring) | join(" ")) + " \(.cases[0].samples_ms.kept) " + (.cases[0].samples_ms.values | map(tostring) | join(" "))' "$work/s-c.json" |
+	"$top/build/bin/rmap-stat" | awk '{ print $2 }')
+assert "the p-value is rmap-stat's on the same samples (p = $want for equal samples)" \
+	[ "$want" = 1 ]
+"$cmp" "$work/s-a.json" "$work/s-b.json" >"$work/s.txt"
+# the text, its wrapped lines joined
+joined() {
+	sed 's/^  / /' "$1" | tr '\n' '\t' | sed 's/\t / /g' | tr '\t' '\n'
+}
+joined "$work/s.txt" >"$work/s.joined"
+assert "text: the summary comes first, a line per case, the verdict change on the subject's" \
+	bash -c "head -1 '$work/s.txt' | grep -q '^Summary: the ratio of each run' &&
+		 grep -q '^syn ksm: B 0.0010x \[0.0009x, 0.0011x\] faster, significant; verdict reproduced -> not-reproduced\$' '$work/s.joined' &&
+		 grep -q '^syn anon: B 1.00x \[0.91x, 1.11x\] within noise\$' '$work/s.joined'"
+# steps beside time: --iterations in both runs
+jq '.cases[0].iterations = {steps_per_walk_mean: 4000}' "$work/s-a.json" \
+	>"$work/i-a.json"
+jq '.cases[0].iterations = {steps_per_walk_mean: 3}' "$work/s-b.json" \
+	>"$work/i-b.json"
+"$cmp" "$work/i-a.json" "$work/i-b.json" >"$work/i.txt"
+assert "the ratio of steps per walk stands beside the ratio of times" \
+	grep -q '^syn ksm: B 0.0010x .* faster, significant, steps 0.0008x;' \
+	<(joined "$work/i.txt")
+"$cmp" --noise x "$work/s-a.json" "$work/s-b.json" >/dev/null 2>&1
+assert "--noise that is not a whole percentage: exit 2" [ $? = 2 ]
 
 # usage errors
 "$cmp" "$a" >/dev/null 2>"$work/e1"
