@@ -14,12 +14,12 @@ if ! vm_possible; then
 	exit 0
 fi
 # Every test that depends on the kernel: not the scripts' own tests
-# (run-all on stand-ins, compare on files, install, sweep's fit and
+# (run-all on stand-ins, compare and docs on files, install, sweep's fit and
 # plots), which say nothing
 # new in a guest, nor the VM tests, which need QEMU.
 mapfile -t names < <(cd "$top/build/tests" && ls -d test_* 2>/dev/null;
 		     cd "$top/tests/integration" && ls *.sh | sed 's/\.sh$//' |
-		     grep -vxE 'runall|compare|install|sweep|vm.*')
+		     grep -vxE 'runall|compare|docs|install|sweep|vm.*')
 for which in unfixed fixed; do
 	kernel=$(test_kernel $which)
 	out=$work/$which
