@@ -220,7 +220,7 @@ struct rr_case_result {
 	 */
 	unsigned int kept;
 	double keep[RR_KEEP_SAMPLES];
-	struct rr_case_test test;	/* a control's: the subject against it */
+	struct rr_case_test test;	/* a control's: the subject vs it */
 	double setup_s, merge_s;
 	struct rr_oracle oracle;
 	struct rr_klog klog;		/* the kernel's log while it ran */
@@ -257,7 +257,7 @@ struct rr_pressure_result {
 struct rr_result {
 	char reproducer[64];
 	enum rr_verdict verdict;
-	char reason[512];
+	char reason[1024];
 	bool done;			/* the child reached the end */
 	char phase[128];		/* what the child was doing */
 	char options[512];		/* command line, for repeating */

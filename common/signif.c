@@ -64,10 +64,13 @@ static int exact_upper(size_t nx, size_t ny, double u, double *p)
 	for (i = 1; i <= nx; i++) {
 		memset(cur, 0, (ny + 1) * w * sizeof(*cur));
 		cur[0] = 1;
-		for (j = 1; j <= ny; j++)
+		for (j = 1; j <= ny; j++) {
+			double *c = cur + j * w, *below = cur + (j - 1) * w;
+			const double *p = prev + j * w;
+
 			for (k = 0; k <= i * j; k++)
-				cur[j * w + k] = (k >= j ? prev[j * w + k - j] : 0) +
-						 cur[(j - 1) * w + k];
+				c[k] = (k >= j ? p[k - j] : 0) + below[k];
+		}
 		/* j = 0 with i values of x: U = 0 */
 		memcpy(prev, cur, (ny + 1) * w * sizeof(*cur));
 		prev[0] = 1;
@@ -130,8 +133,11 @@ int rr_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	out->u = rx - nx * (nx + 1) / 2.0;
 	/* one ordering of C(n, nx); ties can only raise it */
 	out->p_min = exp(-log_choose(n, nx));
-	if (!out->ties && (out->u >= nx * ny || out->u <= 0)) {
-		/* one ordering of C(n, nx) puts every x above every y */
+	if (out->u >= nx * ny || out->u <= 0) {
+		/*
+		 * Every x above every y (or below): whatever the ties within
+		 * a set, one labelling of C(n, nx) does that.
+		 */
 		out->method = RR_MWU_EXACT;
 		out->p_greater = out->u > 0 ? out->p_min : 1;
 		out->p_less = out->u > 0 ? 1 : out->p_min;

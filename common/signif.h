@@ -7,7 +7,8 @@
  *   (x, y) with x > y, a tie counting one half. Under the hypothesis that
  *   both sets come from one distribution, the p-value is exact for small
  *   samples without ties (the null distribution of U, counted), exact too
- *   when every x lies above every y (1 / C(nx + ny, nx)), and otherwise
+ *   when every x lies above (or below) every y (1 / C(nx + ny, nx), ties
+ *   within a set or not), and otherwise
  *   from the normal approximation with the tie and continuity
  *   corrections.
  * - The ratio of the medians (nearest rank, as the reports' p50) with a

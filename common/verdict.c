@@ -532,13 +532,17 @@ const struct rr_case_result *rr_evidence_case(const struct rr_result *r)
 
 		if (!t->ran)
 			continue;
-		/* least above it: the smallest ratio, else the largest p */
-		if (!best ||
-		    (t->ratio.defined && (!best->test.ratio.defined ||
-					  t->ratio.ratio < best->test.ratio.ratio)) ||
-		    (!t->ratio.defined && !best->test.ratio.defined &&
-		     t->mwu.p_greater > best->test.mwu.p_greater))
+		/* the nearest: the smallest ratio, else the largest p */
+		if (!best) {
 			best = c;
+		} else if (t->ratio.defined) {
+			if (!best->test.ratio.defined ||
+			    t->ratio.ratio < best->test.ratio.ratio)
+				best = c;
+		} else if (!best->test.ratio.defined &&
+			   t->mwu.p_greater > best->test.mwu.p_greater) {
+			best = c;
+		}
 	}
 	return best;
 }

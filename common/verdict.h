@@ -81,7 +81,7 @@ void rr_verdict_compute(struct rr_result *r);
  */
 void rr_evidence_compute(struct rr_result *r, const double *const *v,
 			 const size_t *n);
-/* The control the subject is least above (the headline test), or NULL. */
+/* The control the subject is nearest (the headline test), or NULL. */
 const struct rr_case_result *rr_evidence_case(const struct rr_result *r);
 /* The headline test in words ("" when none ran). */
 void rr_evidence_text(const struct rr_result *r, char *buf, size_t size);

@@ -8,11 +8,12 @@
  *
  * and prints for each
  *
- *   KEY p_two p_greater p_less ratio lo hi method
+ *   KEY p_two p_greater p_less ratio lo hi method p_min
  *
  * where the p-values are Mann-Whitney U's (x against y), ratio is
  * median(x) / median(y) and [lo, hi] its 95% bootstrap interval ("-" for
- * what is undefined). KEY is a word without blanks.
+ * what is undefined); p_min is the smallest one-sided p these sample
+ * sizes can give. KEY is a word without blanks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -85,7 +86,9 @@ static int one(char *line)
 	num(ci.defined ? ci.ratio : 0.0 / 0.0);
 	num(ci.defined ? ci.lo : 0.0 / 0.0);
 	num(ci.defined ? ci.hi : 0.0 / 0.0);
-	printf(" %s\n", m.method == RR_MWU_EXACT ? "exact" : "normal");
+	printf(" %s", m.method == RR_MWU_EXACT ? "exact" : "normal");
+	num(m.p_min);
+	putchar('\n');
 out:
 	free(x);
 	free(y);
@@ -104,7 +107,7 @@ int main(int argc, char **argv)
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		rr_opts_help(stdout, "rmap-stat < LINES",
-			     "For each line 'KEY N x1 .. xN M y1 .. yM' on stdin, print 'KEY p_two p_greater p_less ratio lo hi method': Mann-Whitney U of x against y (exact for small samples without ties, else the normal approximation with the tie and continuity corrections), and the ratio of the medians of x and y with its 95% bootstrap interval (1000 resamples, a fixed seed). scripts/compare uses it. Exit: 0, or 2 on a line it cannot read.",
+			     "For each line 'KEY N x1 .. xN M y1 .. yM' on stdin, print 'KEY p_two p_greater p_less ratio lo hi method p_min': Mann-Whitney U of x against y (exact for small samples without ties, else the normal approximation with the tie and continuity corrections), and the ratio of the medians of x and y with its 95% bootstrap interval (1000 resamples, a fixed seed). scripts/compare uses it. Exit: 0, or 2 on a line it cannot read.",
 			     tables);
 		return 0;
 	}

@@ -26,9 +26,13 @@ def figures: judged as $k | (.cases // []) as $c
 def summary_header:
 	"reproducer               verdict        subject/ctl ms probe        runs";
 
+# a name longer than its column (a variant's) gets a line of its own
+def name_col($name): if ($name | length) > 24 then $name + "\n" + " " * 25
+	else ($name | rpad(24)) + " " end;
+
 # one result, or a unit that left no result: $name, $why
 def summary_row($name):
-	($name | rpad(24)) + " " +
+	name_col($name) +
 	if . == null then "no result"
 	elif (.verdict == "skip" or .verdict == "error") then
 		(.verdict | rpad(14)) + " " +

@@ -125,8 +125,8 @@ joined() {
 joined "$work/s.txt" >"$work/s.joined"
 assert "text: the summary comes first, a line per case, the verdict change on the subject's" \
 	bash -c "head -1 '$work/s.txt' | grep -q '^Summary: the ratio of each run' &&
-		 grep -q '^syn ksm: B 0.0010x \[0.0009x, 0.0011x\] faster, significant; verdict reproduced -> not-reproduced\$' '$work/s.joined' &&
-		 grep -q '^syn anon: B 1.00x \[0.91x, 1.11x\] within noise\$' '$work/s.joined'"
+		 grep -q '^syn ksm: B 0.0010x \[0.0009x, 0.0011x\] faster, significant, max 0.0010x; verdict reproduced -> not-reproduced\$' '$work/s.joined' &&
+		 grep -q '^syn anon: B 1.00x \[0.91x, 1.11x\] within noise, max 1.00x\$' '$work/s.joined'"
 # steps beside time: --iterations in both runs
 jq '.cases[0].iterations = {steps_per_walk_mean: 4000}' "$work/s-a.json" \
 	>"$work/i-a.json"
@@ -134,8 +134,16 @@ jq '.cases[0].iterations = {steps_per_walk_mean: 3}' "$work/s-b.json" \
 	>"$work/i-b.json"
 "$cmp" "$work/i-a.json" "$work/i-b.json" >"$work/i.txt"
 assert "the ratio of steps per walk stands beside the ratio of times" \
-	grep -q '^syn ksm: B 0.0010x .* faster, significant, steps 0.0008x;' \
+	grep -q '^syn ksm: B 0.0010x .* faster, significant, max 0.0010x, steps 0.0008x;' \
 	<(joined "$work/i.txt")
+# three calls against three cannot reach p < 0.01: said so, not "noise"
+jq '.cases |= map(.samples_ms.values |= .[:3] | .samples_ms.kept = 3)' \
+	"$work/s-a.json" >"$work/f-a.json"
+jq '.cases |= map(.samples_ms.values |= .[:3] | .samples_ms.kept = 3)' \
+	"$work/s-b.json" >"$work/f-b.json"
+"$cmp" --format json "$work/f-a.json" "$work/f-b.json" >"$work/f.json"
+assert_jq "3 samples against 3: too few to tell, whatever the ratio" \
+	"$work/f.json" '.reproducers[0].cases[0].changes[1] | (.significant | not) and (.word | test("^too few samples to tell \\(p cannot go below 0.1"))'
 "$cmp" --noise x "$work/s-a.json" "$work/s-b.json" >/dev/null 2>&1
 assert "--noise that is not a whole percentage: exit 2" [ $? = 2 ]
 

@@ -155,6 +155,14 @@ static void test_all_above(void)
 	CHECK_NEAR(m.p_greater / (24.0 / (1004.0 * 1003 * 1002 * 1001)), 1,
 		   1e-9);
 	CHECK_NEAR(m.p_min, m.p_greater, 1e-30);
+	/* ties among the y only: still one labelling of C(1004, 4) */
+	for (i = 0; i < 1000; i++)
+		y[i] = 0.001 * (i / 10 + 1);
+	CHECK_EQ(rr_mwu(x, 4, y, 1000, &m), 0);
+	CHECK(m.ties);
+	CHECK_EQ(m.method, RR_MWU_EXACT);
+	CHECK_NEAR(m.p_greater / (24.0 / (1004.0 * 1003 * 1002 * 1001)), 1,
+		   1e-9);
 	free(y);
 }
 
