@@ -683,15 +683,9 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	b.tctx.compact_node = -1;
 	res->anywhere = trig->anywhere;
 	res->buffer_kb = rr_cfg.buffer_kb;
-	/* --max-runs: by default three times --runs */
 	if (!res->runs_asked)
 		res->runs_asked = rr_cfg.runs;
-	if (!res->max_runs)
-		res->max_runs = res->runs_asked * 3;
-	if (res->max_runs > RR_MAX_RUNS)
-		res->max_runs = RR_MAX_RUNS;
-	if (res->max_runs < res->runs_asked)
-		res->max_runs = res->runs_asked;
+	res->max_runs = rr_max_runs(res->runs_asked, res->max_runs);
 
 	/* The cases exist from here on: a report then says what ran. */
 	res->victim = rr_cfg.victim;

@@ -126,6 +126,15 @@ void rr_result_param_text(struct rr_result *r, const char *name,
 			 text);
 }
 
+unsigned int rr_max_runs(unsigned int asked, unsigned int given)
+{
+	unsigned int max = given ? given : asked * 3;
+
+	if (max > RR_MAX_RUNS)
+		max = RR_MAX_RUNS;
+	return max < asked ? asked : max;
+}
+
 const struct rr_stats *rr_judged(const struct rr_result *r,
 				 const struct rr_case_result *c)
 {

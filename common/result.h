@@ -338,6 +338,8 @@ struct rr_case_result *rr_result_case(const struct rr_result *r,
 struct rr_case_result *rr_result_subject(const struct rr_result *r);
 /* A case in sentences: its name ("KSM" for the ksm case). */
 const char *rr_case_label(const struct rr_case_result *c);
+/* --max-runs: given, else three times the runs asked, within limits */
+unsigned int rr_max_runs(unsigned int asked, unsigned int given);
 /* The judged samples of a case: its probe intervals, or its calls. */
 const struct rr_stats *rr_judged(const struct rr_result *r,
 				 const struct rr_case_result *c);

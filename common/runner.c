@@ -672,7 +672,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 			 rr_cfg.label);
 	rr_sysinfo_read(&res->sys);
 	res->runs_asked = rr_cfg.runs;
-	res->max_runs = rr_cfg.max_runs;	/* 0: the default (measure.c) */
+	res->max_runs = rr_max_runs(rr_cfg.runs, rr_cfg.max_runs);
 	res->threshold_ms = rr_cfg.threshold_ms;
 	res->min_ratio = rr_cfg.min_ratio;
 	if (r->describe)
