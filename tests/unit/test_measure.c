@@ -49,6 +49,7 @@ static struct {
 	int lost_case;		/* +1: the case that loses them */
 	int case_collects[RR_MAX_CASES];
 	int grows;
+	unsigned int max_runs;	/* --max-runs; 0: the default */
 } f;
 
 static const struct rr_repro repro, *cur_repro;
@@ -265,6 +266,7 @@ static void measure(void)
 	res.min_ratio = 5;
 	res.probe.bracket = RR_BR_MEMCG_RECLAIM;
 	res.probe_cost = f.probe_cost;
+	res.max_runs = f.max_runs;
 	trig.may_miss = f.may_miss;
 	rr_measure(cur_repro, &res, &trig, &meter);
 }
@@ -645,13 +647,8 @@ static void test_runs_disagree(void)
 	rr_cfg.runs = 2;
 	f.ms[0] = 3;
 	f.subject_by_run[0] = 40;
-	memset(&res, 0, sizeof(res));
-	res.threshold_ms = 10;
-	res.min_ratio = 5;
-	res.probe.bracket = RR_BR_MEMCG_RECLAIM;
-	res.max_runs = 2;
-	trig.may_miss = false;
-	rr_measure(cur_repro, &res, &trig, &meter);
+	f.max_runs = 2;
+	measure();
 	CHECK_EQ(res.runs, 2);
 	CHECK_EQ(res.verdict, RR_INCONCLUSIVE);
 	CHECK_CONTAINS(res.reason, "runs disagree: 1 of 2 reproduced");
