@@ -207,8 +207,8 @@ static bool cases_usable(struct rr_result *r, const struct rr_case_result *s,
 			rr_set_verdict(r, RR_ERROR,
 				       r->judge_calls ?
 				       "%s case: no trigger call was timed" :
-				       "%s case: the trigger produced no measurable interval",
-				       c->name);
+				       "%s case: the trigger produced no measurable interval (%llu events lost)",
+				       c->name, c->lost_events);
 			return false;
 		}
 		if (c != s)

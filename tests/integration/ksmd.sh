@@ -24,8 +24,8 @@ probe=ksm-poll
 offers ksm-scan && probe=ksm-scan
 
 # figures every case must have: scans timed, counters consistent
-consistent='(.cases | all(.probe == $p and .latency_ms.count > 0 and
-	.ksmd.calls == 1 and .ksmd.full_scans >= 1 and .ksmd.seconds > 0 and
+consistent='.runs as $n | (.cases | all(.probe == $p and .latency_ms.count > 0 and
+	.ksmd.calls == $n and .ksmd.full_scans >= 1 and .ksmd.seconds > 0 and
 	.ksmd.cpu_ms >= 0 and .ksmd.state_samples > 0 and
 	(.ksmd.pages_scanned == null or .ksmd.pages_scanned > 0) and
 	.walkers.ksmd == .latency_ms.count))'
@@ -52,8 +52,11 @@ assert "ksm-scan-cost: the text report has a ksmd line per case" \
 assert_same "ksm-scan-cost: the machine is as before" "$before" "$after"
 
 # The polled probe beside the bracket: the same scans, by another clock.
+# Two runs: once merged, the half case's scans with smart_scan can be
+# shorter than the 1 ms poll (counted as lost, not told apart), and one
+# run in a few dozen here timed none of them.
 if [ $probe = ksm-scan ]; then
-	"$bin/ksm-scan-cost" --runs 1 --mb 32 --probe poll --format json \
+	"$bin/ksm-scan-cost" --runs 2 --mb 32 --probe poll --format json \
 		--out "$work/q" >"$work/q.json" 2>"$work/q.err"
 	rc=$?
 	q=$work/q.json
