@@ -43,107 +43,113 @@ static void per_run(FILE *f, const struct rr_result *r,
 	fputc('\n', f);
 }
 
-void rr_report_ktap(FILE *f, const struct rr_result *r)
+/* The nested test's version, plan, and the run's diagnostics. */
+static void cases_header(FILE *f, const struct rr_result *r)
 {
-	const char *v = rr_verdict_names[r->verdict];
 	char text[768];
-	int i, k;
 
-	fprintf(f, "KTAP version 1\n1..1\n");
-	/* what repeats the run: kselftest runners keep the diagnostics */
-	fprintf(f, "# rmap-repro %s: %s\n", r->sys.suite_version, r->options);
-	fprintf(f, "# kernel %s config: %s\n", r->sys.release,
-		r->sys.kconfig[0] ? r->sys.kconfig : "not readable");
-	if (r->verdict == RR_SKIP) {
-		fprintf(f, "ok 1 %s # SKIP %s\n", r->reproducer, r->reason);
+	fprintf(f, "    KTAP version 1\n");
+	fprintf(f, "    1..%d\n", r->nr_cases);
+	fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
+		rr_trigger_names[r->trigger],
+		rr_brackets[r->probe.bracket].id, r->probe.events, r->runs,
+		r->threshold_ms);
+	if (r->trigger == RR_TRIG_PRESSURE) {
+		rr_pressure_text(r, text, sizeof(text));
+		fprintf(f, "    # pressure: %s\n", text);
+	}
+}
+
+/* One "# NAME: WHAT: TEXT" line where the text is not empty. */
+static void diag(FILE *f, const char *name, const char *what,
+		 const char *text)
+{
+	if (text[0])
+		fprintf(f, "    # %s: %s%s\n", name, what, text);
+}
+
+/* The figures of a case that measured something. */
+static void case_figures(FILE *f, const struct rr_result *r,
+			 const struct rr_case_result *c)
+{
+	const char *name = c->name;
+	char text[768];
+	int k;
+
+	fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
+		name, c->latency.max, c->latency.p50, c->latency.count,
+		c->victim.max, c->lost_events);
+	per_run(f, r, c);
+	if (c->calls.count) {
+		fprintf(f, "    # %s: trigger call max %.3f ms, p50 %.3f ms over %zu calls (CLOCK_MONOTONIC)\n",
+			name, c->calls.max, c->calls.p50, c->calls.count);
+		rr_split_text(r, c, text, sizeof(text));
+		diag(f, name, "split: ", text);
+	}
+	if (r->anywhere) {
+		rr_walkers_text(r, c, text, sizeof(text));
+		diag(f, name, "walkers: ", text);
+	}
+	rr_ksmd_text(r, c, text, sizeof(text));
+	diag(f, name, "ksmd: ", text);
+	rr_iter_text(r, c, text, sizeof(text));
+	diag(f, name, "", text);
+	rr_cost_text(r, c, text, sizeof(text));
+	diag(f, name, "probe cost: ", text);
+	for (k = 0; k < r->nr_cross; k++)
+		fprintf(f, "    # %s: cross-check %s: max %.3f ms, mean %.3f ms over %zu walks\n",
+			name, rr_brackets[r->cross[k].bracket].id,
+			c->cross[k].max, c->cross[k].mean, c->cross[k].count);
+	if (c->oracle.ran)
+		fprintf(f, "    # %s: oracle: %llu of %llu pages not acted on, %llu of %llu mappings missed: %s\n",
+			name, c->oracle.pages_failed, c->oracle.pages_checked,
+			c->oracle.mappings_missed, c->oracle.mappings_checked,
+			c->oracle.reason);
+}
+
+/* Case i's subtest: its diagnostics, then its result line. */
+static void one_case(FILE *f, const struct rr_result *r, int i)
+{
+	const struct rr_case_result *c = &r->cases[i];
+	const char *name = c->name;
+	int k;
+
+	if (!c->ran) {
+		fprintf(f, "    ok %d %s # SKIP not run\n", i + 1, name);
 		return;
 	}
-	if (r->nr_cases) {
-		fprintf(f, "    KTAP version 1\n");
-		fprintf(f, "    1..%d\n", r->nr_cases);
-		fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
-			rr_trigger_names[r->trigger],
-			rr_brackets[r->probe.bracket].id, r->probe.events,
-			r->runs, r->threshold_ms);
-		if (r->trigger == RR_TRIG_PRESSURE) {
-			rr_pressure_text(r, text, sizeof(text));
-			fprintf(f, "    # pressure: %s\n", text);
-		}
+	/* first: a stall or a BUG explains what follows */
+	for (k = 0; k < (int)c->klog.lines; k++)
+		fprintf(f, "    # %s: kernel log: %s\n", name, c->klog.line[k]);
+	if (c->refused[0]) {
+		fprintf(f, "    ok %d %s # SKIP %s\n", i + 1, name, c->refused);
+		return;
 	}
-	for (i = 0; i < r->nr_cases; i++) {
-		const struct rr_case_result *c = &r->cases[i];
-		const char *name = c->name;
+	if (!c->error[0] && !c->latency.count && c->not_reached[0]) {
+		fprintf(f, "    ok %d %s # SKIP not reached: %s\n", i + 1, name,
+			c->not_reached);
+		return;
+	}
+	if (c->error[0] || !c->latency.count) {
+		fprintf(f, "    # %s: error: %s\n", name,
+			c->error[0] ? c->error : "nothing measured");
+		fprintf(f, "    not ok %d %s\n", i + 1, name);
+		return;
+	}
+	case_figures(f, r, c);
+	if (r->verdict == RR_INCONCLUSIVE && c->role == RR_SUBJECT)
+		fprintf(f, "    ok %d %s # SKIP inconclusive\n", i + 1, name);
+	else
+		fprintf(f, "    %s %d %s\n", case_failed(r, c) ? "not ok" : "ok",
+			i + 1, name);
+}
 
-		if (!c->ran) {
-			fprintf(f, "    ok %d %s # SKIP not run\n", i + 1, name);
-			continue;
-		}
-		/* first: a stall or a BUG explains what follows */
-		for (k = 0; k < (int)c->klog.lines; k++)
-			fprintf(f, "    # %s: kernel log: %s\n", name,
-				c->klog.line[k]);
-		if (c->refused[0]) {
-			fprintf(f, "    ok %d %s # SKIP %s\n", i + 1, name,
-				c->refused);
-			continue;
-		}
-		if (!c->error[0] && !c->latency.count && c->not_reached[0]) {
-			fprintf(f, "    ok %d %s # SKIP not reached: %s\n", i + 1,
-				name, c->not_reached);
-			continue;
-		}
-		if (c->error[0] || !c->latency.count) {
-			fprintf(f, "    # %s: error: %s\n", name,
-				c->error[0] ? c->error : "nothing measured");
-			fprintf(f, "    not ok %d %s\n", i + 1, name);
-			continue;
-		}
-		fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
-			name, c->latency.max, c->latency.p50, c->latency.count,
-			c->victim.max, c->lost_events);
-		per_run(f, r, c);
-		if (c->calls.count) {
-			fprintf(f, "    # %s: trigger call max %.3f ms, p50 %.3f ms over %zu calls (CLOCK_MONOTONIC)\n",
-				name, c->calls.max, c->calls.p50,
-				c->calls.count);
-			rr_split_text(r, c, text, sizeof(text));
-			if (text[0])
-				fprintf(f, "    # %s: split: %s\n", name,
-					text);
-		}
-		if (r->anywhere) {
-			rr_walkers_text(r, c, text, sizeof(text));
-			fprintf(f, "    # %s: walkers: %s\n", name, text);
-		}
-		rr_ksmd_text(r, c, text, sizeof(text));
-		if (text[0])
-			fprintf(f, "    # %s: ksmd: %s\n", name, text);
-		rr_iter_text(r, c, text, sizeof(text));
-		if (text[0])
-			fprintf(f, "    # %s: %s\n", name, text);
-		rr_cost_text(r, c, text, sizeof(text));
-		if (text[0])
-			fprintf(f, "    # %s: probe cost: %s\n", name, text);
-		for (k = 0; k < r->nr_cross; k++)
-			fprintf(f, "    # %s: cross-check %s: max %.3f ms, mean %.3f ms over %zu walks\n",
-				name, rr_brackets[r->cross[k].bracket].id,
-				c->cross[k].max, c->cross[k].mean,
-				c->cross[k].count);
-		if (c->oracle.ran)
-			fprintf(f, "    # %s: oracle: %llu of %llu pages not acted on, %llu of %llu mappings missed: %s\n",
-				name, c->oracle.pages_failed,
-				c->oracle.pages_checked,
-				c->oracle.mappings_missed,
-				c->oracle.mappings_checked, c->oracle.reason);
-		if (r->verdict == RR_INCONCLUSIVE && c->role == RR_SUBJECT)
-			fprintf(f, "    ok %d %s # SKIP inconclusive\n", i + 1,
-				name);
-		else
-			fprintf(f, "    %s %d %s\n",
-				case_failed(r, c) ? "not ok" : "ok", i + 1,
-				name);
-	}
-	fprintf(f, "# %s: %s\n", v, r->reason);
+/* The verdict's diagnostics and the reproducer's result line. */
+static void verdict_lines(FILE *f, const struct rr_result *r)
+{
+	char text[1024];
+
+	fprintf(f, "# %s: %s\n", rr_verdict_names[r->verdict], r->reason);
 	rr_runs_text(r, text, sizeof(text));
 	if (r->nr_cases && text[0])
 		fprintf(f, "# runs: %s\n", text);
@@ -163,4 +169,24 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 		fprintf(f, "%s 1 %s\n",
 			r->verdict == RR_NOT_REPRODUCED ? "ok" : "not ok",
 			r->reproducer);
+}
+
+void rr_report_ktap(FILE *f, const struct rr_result *r)
+{
+	int i;
+
+	fprintf(f, "KTAP version 1\n1..1\n");
+	/* what repeats the run: kselftest runners keep the diagnostics */
+	fprintf(f, "# rmap-repro %s: %s\n", r->sys.suite_version, r->options);
+	fprintf(f, "# kernel %s config: %s\n", r->sys.release,
+		r->sys.kconfig[0] ? r->sys.kconfig : "not readable");
+	if (r->verdict == RR_SKIP) {
+		fprintf(f, "ok 1 %s # SKIP %s\n", r->reproducer, r->reason);
+		return;
+	}
+	if (r->nr_cases)
+		cases_header(f, r);
+	for (i = 0; i < r->nr_cases; i++)
+		one_case(f, r, i);
+	verdict_lines(f, r);
 }
