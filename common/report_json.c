@@ -400,6 +400,54 @@ static void evidence(struct rr_json *j, const struct rr_result *r)
 	json_obj_end(j);
 }
 
+/* The runs made, how they were judged, and the rule's parameters. */
+static void runs_and_rule(struct rr_json *j, const struct rr_result *r)
+{
+	unsigned int i;
+
+	json_uint(j, "runs", r->runs);
+	json_uint(j, "runs_asked", r->runs_asked);
+	json_uint(j, "max_runs", r->max_runs);
+	json_arr_begin(j, "run_verdicts");
+	for (i = 0; i < r->runs && i < RR_MAX_RUNS; i++)
+		json_str(j, NULL, rr_run_verdict_names[r->run_verdict[i]]);
+	json_arr_end(j);
+	if (r->runs_agreeing)
+		json_uint(j, "runs_agreeing", r->runs_agreeing);
+	else
+		json_null(j, "runs_agreeing");
+	evidence(j, r);
+	json_uint(j, "trace_buffer_kb", r->buffer_kb);
+	json_num(j, "threshold_ms", r->threshold_ms, 3);
+	json_num(j, "min_ratio", r->min_ratio, 3);
+	json_str(j, "verdict_policy", rr_policy_names[r->policy]);
+	if (r->bench_ms_per_gb > 0)
+		json_num(j, "max_ms_per_gb", r->bench_ms_per_gb, 3);
+	else
+		json_null(j, "max_ms_per_gb");
+	json_str(j, "verdict_on", r->judge_calls ? "trigger calls" :
+		 "probe intervals");
+}
+
+/* Whether the OOM killer ran, and what the restore undid. */
+static void safety(struct rr_json *j, const struct rr_result *r)
+{
+	json_obj_begin(j, "safety");
+	if (r->nr_cases && !r->oom_unknown) {
+		json_uint(j, "oom_kill_before", r->oom_kill_before);
+		json_uint(j, "oom_kill_after", r->oom_kill_after);
+	} else {
+		json_null(j, "oom_kill_before");
+		json_null(j, "oom_kill_after");
+	}
+	json_bool(j, "restore_ran", r->restore_ran);
+	json_int(j, "restored_changes", r->restored);
+	json_int(j, "restore_left", r->restore_left);
+	json_int(j, "restore_retired", r->restore_retired);
+	json_int(j, "restore_failures", r->restore_failures);
+	json_obj_end(j);
+}
+
 void rr_report_json(FILE *f, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
@@ -519,28 +567,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_str(&j, "what", text);
 	json_obj_end(&j);
 
-	json_uint(&j, "runs", r->runs);
-	json_uint(&j, "runs_asked", r->runs_asked);
-	json_uint(&j, "max_runs", r->max_runs);
-	json_arr_begin(&j, "run_verdicts");
-	for (i = 0; i < (int)r->runs && i < RR_MAX_RUNS; i++)
-		json_str(&j, NULL, rr_run_verdict_names[r->run_verdict[i]]);
-	json_arr_end(&j);
-	if (r->runs_agreeing)
-		json_uint(&j, "runs_agreeing", r->runs_agreeing);
-	else
-		json_null(&j, "runs_agreeing");
-	evidence(&j, r);
-	json_uint(&j, "trace_buffer_kb", r->buffer_kb);
-	json_num(&j, "threshold_ms", r->threshold_ms, 3);
-	json_num(&j, "min_ratio", r->min_ratio, 3);
-	json_str(&j, "verdict_policy", rr_policy_names[r->policy]);
-	if (r->bench_ms_per_gb > 0)
-		json_num(&j, "max_ms_per_gb", r->bench_ms_per_gb, 3);
-	else
-		json_null(&j, "max_ms_per_gb");
-	json_str(&j, "verdict_on", r->judge_calls ? "trigger calls" :
-		 "probe intervals");
+	runs_and_rule(&j, r);
 
 	json_arr_begin(&j, "cases");
 	for (i = 0; i < r->nr_cases; i++)
@@ -556,20 +583,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_obj_end(&j);
 	json_int(&j, "max_rss_kb", r->max_rss_kb);
 
-	json_obj_begin(&j, "safety");
-	if (r->nr_cases && !r->oom_unknown) {
-		json_uint(&j, "oom_kill_before", r->oom_kill_before);
-		json_uint(&j, "oom_kill_after", r->oom_kill_after);
-	} else {
-		json_null(&j, "oom_kill_before");
-		json_null(&j, "oom_kill_after");
-	}
-	json_bool(&j, "restore_ran", r->restore_ran);
-	json_int(&j, "restored_changes", r->restored);
-	json_int(&j, "restore_left", r->restore_left);
-	json_int(&j, "restore_retired", r->restore_retired);
-	json_int(&j, "restore_failures", r->restore_failures);
-	json_obj_end(&j);
+	safety(&j, r);
 
 	json_obj_end(&j);
 	json_finish(&j);
