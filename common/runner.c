@@ -598,6 +598,31 @@ static int usage_error(int argc, char **argv)
 	return 2;
 }
 
+/*
+ * The parsed options together, before anything runs: false, with why,
+ * is a usage error.
+ */
+static bool options_valid(const struct rr_repro *r, char *err, size_t len)
+{
+	if (r->check && !r->check(err, len))
+		return false;
+	if (!check_compact_node(err, len))
+		return false;
+	if (rr_cfg.label && !check_label(rr_cfg.label, err, len))
+		return false;
+	if (!check_trigger(r, err, len))
+		return false;
+	if (rr_cfg.max_runs && rr_cfg.max_runs < rr_cfg.runs) {
+		snprintf(err, len, "--max-runs %llu is less than --runs %llu",
+			 rr_cfg.max_runs, rr_cfg.runs);
+		return false;
+	}
+	if (rr_cfg.swappiness && !check_swappiness(rr_cfg.swappiness, err, len))
+		return false;
+	/* Last: a usage error must not leave a new directory behind. */
+	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
+}
+
 int rr_main(const struct rr_repro *r, int argc, char **argv)
 {
 	const struct rr_opt *tables[4] = { common_opts };
@@ -631,25 +656,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		rr_opts_help(stdout, usage, r->summary, tables);
 		return 0;
 	}
-	if (!ret && r->check && !r->check(err, sizeof(err)))
-		ret = -1;
-	if (!ret && !check_compact_node(err, sizeof(err)))
-		ret = -1;
-	if (!ret && rr_cfg.label && !check_label(rr_cfg.label, err, sizeof(err)))
-		ret = -1;
-	if (!ret && !check_trigger(r, err, sizeof(err)))
-		ret = -1;
-	if (!ret && rr_cfg.max_runs && rr_cfg.max_runs < rr_cfg.runs) {
-		snprintf(err, sizeof(err),
-			 "--max-runs %llu is less than --runs %llu",
-			 rr_cfg.max_runs, rr_cfg.runs);
-		ret = -1;
-	}
-	if (!ret && rr_cfg.swappiness &&
-	    !check_swappiness(rr_cfg.swappiness, err, sizeof(err)))
-		ret = -1;
-	/* Last: a usage error must not leave a new directory behind. */
-	if (!ret && rr_cfg.out && !check_out(rr_cfg.out, err, sizeof(err)))
+	if (!ret && !options_valid(r, err, sizeof(err)))
 		ret = -1;
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", r->name, err,
