@@ -569,14 +569,11 @@ static void footer(FILE *f, const struct rr_result *r)
 	      "not readable (no /proc/config.gz or /boot/config-RELEASE)");
 }
 
-void rr_report_text(FILE *f, const struct rr_result *r)
+/* "NAME: VERDICT", the reason, the runs and the evidence beside it. */
+static void verdict_head(FILE *f, const struct rr_result *r)
 {
-	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
-	char buf[1536], how[256];
-	double setup, merge, trigger;
-	const struct rr_bracket_def *d;
+	char buf[1536];
 	const char *p;
-	int i;
 
 	fprintf(f, "%s: ", r->reproducer);
 	for (p = rr_verdict_names[r->verdict]; *p; p++)
@@ -591,6 +588,17 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	if (buf[0])
 		field(f, "Evidence", buf);
 	fputc('\n', f);
+}
+
+void rr_report_text(FILE *f, const struct rr_result *r)
+{
+	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
+	char buf[1536], how[256];
+	double setup, merge, trigger;
+	const struct rr_bracket_def *d;
+	int i;
+
+	verdict_head(f, r);
 
 	snprintf(buf, sizeof(buf),
 		 "%s (%s), %ld CPUs, %.1f GiB, %d NUMA node%s, THP %s",
