@@ -196,6 +196,20 @@ static void add_counts(struct body *b, struct rr_case_result *c,
 	c->walks_without_items += walks > seen ? walks - seen : 0;
 }
 
+/* What the probe's pass of this run may have missed (verdict.h). */
+static void run_losses(struct body *b, struct rr_case_result *c,
+		       const struct rr_bprobe_result *pr)
+{
+	struct rr_run_fig *f;
+
+	if (!b->run || b->run > RR_MAX_RUNS)
+		return;
+	f = &c->run[b->run - 1];
+	f->lost += pr->lost;
+	f->unpaired += pr->unpaired;
+	f->read_errors += pr->read_errors;
+}
+
 /*
  * One firing of the trigger on a built pattern, in one kind of pass: the
  * probe's records its events (and those of the cross-checking probes);
@@ -319,13 +333,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 		c->marks += pres[0].marks;
 		c->unpaired += pres[0].unpaired;
 		c->lost_events += pres[0].lost;
-		if (b->run && b->run <= RR_MAX_RUNS) {
-			struct rr_run_fig *f = &c->run[b->run - 1];
-
-			f->lost += pres[0].lost;
-			f->unpaired += pres[0].unpaired;
-			f->read_errors += pres[0].read_errors;
-		}
+		run_losses(b, c, &pres[0]);
 		c->part_unpaired += part.unpaired;
 		for (k = 0; k < RR_TASK_MAX; k++)
 			c->walkers[k] += pres[0].by_task[k];

@@ -158,6 +158,25 @@ static void test(struct rr_json *j, const struct rr_result *r,
 	json_obj_end(j);
 }
 
+/* What the verdict of a case rests on: its runs, samples and test. */
+static void verdict_figures(struct rr_json *j, const struct rr_result *r,
+			    const struct rr_case_result *c)
+{
+	per_run(j, r, c);
+	samples(j, r, c);
+	test(j, r, c);
+}
+
+/* A figure that may not exist (< 0): the number, or null. */
+static void num_or_null(struct rr_json *j, const char *key, double v,
+			int decimals)
+{
+	if (v >= 0)
+		json_num(j, key, v, decimals);
+	else
+		json_null(j, key);
+}
+
 static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
@@ -199,9 +218,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	else
 		json_null(j, "not_reached");
 	json_uint(j, "runs", c->runs);
-	per_run(j, r, c);
-	samples(j, r, c);
-	test(j, r, c);
+	verdict_figures(j, r, c);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
 	if (c->calls.count)
@@ -355,10 +372,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 			json_null(j, "steps_per_rmap_item");
 		}
 		stats(j, "walk_ms_while_counting", &c->count_lat);
-		if (rr_step_cost_us(r, c) >= 0)
-			json_num(j, "us_per_step", rr_step_cost_us(r, c), 4);
-		else
-			json_null(j, "us_per_step");
+		num_or_null(j, "us_per_step", rr_step_cost_us(r, c), 4);
 		json_str(j, "counted_by", r->iter_items ?
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item and walk: kprobe rmap_repro/rr_count_walk_TYPE on the walk function keeps the walk's id (its time), iter_first and each iter_next fire synthetic/" RR_STEP_SYNTH "(wid, sid = time of iter_first), counted by a hist keyed by wid and sid" :
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
