@@ -19,6 +19,10 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	  -Wmissing-prototypes -Wno-missing-field-initializers \
 	  -Wno-format-truncation -D_GNU_SOURCE -Icommon $(PKG_CFLAGS)
+# Each object's header dependencies, written by the compiler as it builds
+# (-MMD), with an empty rule per header (-MP) so that a header removed or
+# moved does not break the next build.
+DEPFLAGS = -MMD -MP
 LDLIBS := $(PKG_LIBS) -lnuma -lz -lm -lpthread
 
 B := build
@@ -27,7 +31,8 @@ B := build
 VERSION := $(shell cat VERSION 2>/dev/null || \
 	     git describe --always --dirty --tags 2>/dev/null || echo unknown)
 CFLAGS += -I$(B)
-COMMON_SRC := $(wildcard common/*.c)
+# common/ has one folder per layer (common/LAYERS, docs/hacking.md).
+COMMON_SRC := $(wildcard common/*/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
 REPRO_SRC := $(wildcard reproducers/*.c)
 REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
@@ -42,18 +47,21 @@ TTOOLS := $(TTOOL_SRC:tests/tools/%.c=$(B)/tests/tools/%)
 
 all: $(REPROS) $(TOOLS) $(UNITS) $(HELPERS) $(TTOOLS)
 
-$(B)/%.o: %.c $(wildcard common/*.h) tests/unit/harness.h
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Rewritten only when the version changes, so that a build is not redone.
 $(B)/version.h: FORCE
 	@mkdir -p $(B)
 	@echo '#define RR_VERSION "$(VERSION)"' >$@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(B)/common/sysinfo.o: $(B)/version.h
+# Generated: named here, since no .d file exists before the first build.
+$(B)/common/mm/sysinfo.o: $(B)/version.h
 
+# Made afresh: ar would keep the members of files since moved or removed.
 $(B)/libcommon.a: $(COMMON_OBJ)
+	@rm -f $@
 	ar rcs $@ $^
 
 $(B)/bin/%: $(B)/reproducers/%.o $(B)/libcommon.a
@@ -75,7 +83,7 @@ $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/libcommon.a
 # Stand-ins the integration tests start (a user's KSM process, ...).
 $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) $(DEPFLAGS) -o $@ $<
 
 deps:
 	scripts/install-deps
@@ -127,6 +135,8 @@ clean:
 	rm -rf $(B)
 
 FORCE:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 .PHONY: FORCE all deps deps-vm run check bench clean install dist
 .SECONDARY:

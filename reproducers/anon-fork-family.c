@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "family.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "model/repro.h"
+#include "pattern/family.h"
+#include "trigger/trigger.h"
 
 static unsigned long long pages = 2000;
 static unsigned long long split_every = 2;

@@ -22,11 +22,11 @@
 #include <sys/mman.h>
 #include <sys/vfs.h>
 
-#include "family.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
-#include "victim.h"
+#include "lib/util.h"
+#include "model/repro.h"
+#include "pattern/family.h"
+#include "pattern/victim.h"
+#include "trigger/trigger.h"
 
 static unsigned long long pages = 2000;
 static unsigned long long split_every = 2;

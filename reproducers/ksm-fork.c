@@ -28,12 +28,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "family.h"
-#include "maps.h"
-#include "oracle.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "measure/oracle.h"
+#include "model/repro.h"
+#include "pattern/family.h"
+#include "pattern/maps.h"
+#include "trigger/trigger.h"
 
 
 static unsigned long long pages = 2000;

@@ -17,7 +17,7 @@
  * (ksmd stopped) keep the walk as long as it was. The
  * hwpoison trigger poisons the frame through the child's mapping and
  * times the whole memory_failure() call; the probe times the walks in
- * it, and the trigger's part (part.c) the finding of the processes.
+ * it, and the trigger's part (call_part.c) the finding of the processes.
  * Oracle: every member died of SIGBUS (a member left alive is a
  * mapping the kernel did not find), and the frame is marked HWPoison.
  * The same on plain anonymous pages and on a MAP_SHARED memfd are the
@@ -33,12 +33,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "family.h"
-#include "hwpoison.h"
-#include "kmsg.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/hwpoison.h"
+#include "mm/kmsg.h"
+#include "model/repro.h"
+#include "pattern/family.h"
+#include "trigger/trigger.h"
 
 static unsigned long long pages = 20000;
 static unsigned long long split_every = 2;

@@ -7,8 +7,8 @@
  * its mappings; anonymous and file walks of the same pattern look up the
  * page's offset and stay short: they are the controls.
  */
-#include "repro.h"
-#include "util.h"
+#include "lib/util.h"
+#include "model/repro.h"
 
 static unsigned long long pages = 20000;
 static unsigned long long split_every = 2;

@@ -31,12 +31,12 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "ksm.h"
-#include "maps.h"
-#include "oracle.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "measure/oracle.h"
+#include "mm/ksm.h"
+#include "model/repro.h"
+#include "pattern/maps.h"
+#include "trigger/trigger.h"
 
 static unsigned long long pages = 512;
 static unsigned long long split_every;

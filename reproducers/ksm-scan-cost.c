@@ -16,10 +16,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "ksm.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/ksm.h"
+#include "model/repro.h"
+#include "trigger/trigger.h"
 
 static unsigned long long mb = 128;
 static double max_ms_per_gb;

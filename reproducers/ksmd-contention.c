@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ksm.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/ksm.h"
+#include "model/repro.h"
+#include "trigger/trigger.h"
 
 static unsigned long long victim_mb = 64;
 static unsigned long long threads = 2;

@@ -18,11 +18,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "family.h"
-#include "repro.h"
-#include "thp.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/thp.h"
+#include "model/repro.h"
+#include "pattern/family.h"
+#include "trigger/trigger.h"
 
 static unsigned long long folios = 4;
 static unsigned long long folio_kb;

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "maps.h"
-#include "repro.h"
-#include "util.h"
+#include "lib/util.h"
+#include "model/repro.h"
+#include "pattern/maps.h"
 
 static unsigned long long pages = 20000;
 static unsigned long long split_every = 2;

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <tracefs.h>
 
-#include "journal.h"
-#include "opts.h"
-#include "probe.h"
-#include "trace.h"
-#include "util.h"
+#include "journal/journal.h"
+#include "lib/opts.h"
+#include "lib/util.h"
+#include "probe/probe.h"
+#include "probe/trace.h"
 
 struct check {
 	const char *name, *system, *start, *end;

@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "journal.h"
-#include "opts.h"
-#include "util.h"
+#include "journal/journal.h"
+#include "lib/opts.h"
+#include "lib/util.h"
 
 static const char *path;
 static unsigned long long wait_s = 30;

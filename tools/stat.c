@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "signif.h"
-#include "util.h"
+#include "lib/opts.h"
+#include "lib/signif.h"
+#include "lib/util.h"
 
 /* N numbers from the line at *p into a new array. */
 static double *numbers(char **p, size_t *n)

@@ -60,7 +60,7 @@ if [ -n "$ver" ]; then
 		bash -c "tar xzf '$tgz' -C '$work' &&
 			 [ \"\$(cat '$work/rmap-repro-$ver/VERSION')\" = '$ver' ] &&
 			 [ -r '$work/rmap-repro-$ver/Makefile' ] &&
-			 [ -r '$work/rmap-repro-$ver/common/runner.c' ]"
+			 [ -r '$work/rmap-repro-$ver/common/core/runner.c' ]"
 	rm -f "$tgz"
 else
 	ok "make dist # SKIP not a git checkout"

@@ -7,8 +7,7 @@
 # and says which probe measured and what it bounds, and the pictures are
 # real PNG and SVG files; scripts/plot draws the runs' histograms. No
 # slope is asserted there: that is the kernel's to say (the VM sweep in
-# the README). Then the fit on synthetic points, through a fake
-# reproducer: slope 1 for a line, 0 for a constant, and a valid SVG.
+# the README). The fit on synthetic points is tests/noroot/sweep-fit.sh.
 # The machine is left as found.
 . "$(dirname "$0")/../lib/integration.sh"
 
@@ -73,53 +72,5 @@ assert "usage: --param without values exits 2" [ $? = 2 ]
 	>/dev/null 2>"$work/u2.err"
 assert "usage: an option the reproducer lacks exits 2, naming it" \
 	bash -c "[ $? = 2 ] && grep -q 'has no option --bogus' '$work/u2.err'"
-# --- the fit on synthetic points: a fake reproducer whose KSM max is
-# pages / 100 ms (slope 1) and whose anon max is 0.5 ms (slope 0) ------
-fake=$work/tree
-rm -rf "$fake"
-mkdir -p "$fake/scripts" "$fake/configs" "$fake/build/bin"
-cp -r "$top/scripts/run-all" "$top/scripts/sweep" "$top/scripts/lib" \
-	"$fake/scripts/"
-printf -- '--runs 1\n[fx]\n--pages 10\n' >"$fake/configs/quick.preset"
-printf '#!/bin/bash\n[ "${1:-}" = --json ] && echo "{}" || echo "rmap-tp no"\n' \
-	>"$fake/build/bin/rmap-probes"
-cat >"$fake/build/bin/fx" <<'FAKE'
-#!/bin/bash
-name=fx out=. pages=10
-while [ $# -gt 0 ]; do
-	case $1 in
-	--help) echo "  --pages N  the size"; exit 0 ;;
-	--out) out=$2; shift 2 ;;
-	--label) name=$2; shift 2 ;;
-	--pages) pages=$2; shift 2 ;;
-	*) shift ;;
-	esac
-done
-mkdir -p "$out"
-jq -n --arg n "$name" --argjson p "$pages" '
-	def c($c; $ms): {name: $c, probe: "rmap-tp",
-		probe_detail: {interval: "one walk", bounds: "the walk itself",
-			       walk_level: true},
-		latency_ms: {count: 1, max: $ms, p50: $ms},
-		pattern: {vmas: $p}};
-	{schema: "rmap-repro-result/1", reproducer: $n,
-	 verdict: "reproduced", kernel: {release: "synthetic"},
-	 cases: [c("ksm"; $p / 100), c("anon"; 0.5)]}' >"$out/$name.json"
-printf 'KTAP version 1\n1..1\nnot ok 1 %s\n' "$name" >"$out/$name.ktap"
-echo "$name: synthetic" >"$out/$name.txt"
-exit 1
-FAKE
-chmod +x "$fake/build/bin/rmap-probes" "$fake/build/bin/fx"
-RMAP_REPRO_STATE_DIR=$work/state "$fake/scripts/sweep" --only fx \
-	--param pages=1000,3000,10000,30000,100000 --out "$work/syn" \
-	>"$work/syn.out" 2>"$work/syn.err"
-assert "synthetic sweep exits 0" [ $? = 0 ]
-assert_jq "the fit of y = x / 100 is slope 1, grows linearly; of a constant, 0, flat" \
-	"$work/syn/sweep.json" '(.cases[0] | (.slope.max - 1 | fabs) < 1e-9 and .growth.max == "grows linearly") and (.cases[1] | (.slope.max | fabs) < 1e-9 and .growth.max == "flat")'
-assert "the plots: a non-empty PNG, and an SVG that is valid XML" \
-	bash -c "[ -s '$work/syn/sweep.png' ] &&
-		 head -c 8 '$work/syn/sweep.png' | od -An -c | grep -q 'P   N   G' &&
-		 valid_svg '$work/syn/sweep.svg'"
-
 assert_same "the machine is as before" "$before" "$(snapshot)"
 finish

@@ -12,10 +12,10 @@
  */
 #include <string.h>
 
-#include "bracket.h"
-#include "report.h"
-#include "trigger.h"
-#include "verdict.h"
+#include "model/verdict.h"
+#include "probe/bracket.h"
+#include "report/report.h"
+#include "trigger/trigger.h"
 
 static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 		      double ms)

@@ -7,9 +7,9 @@
 #include <event-parse.h>
 #include <stdlib.h>
 
-#include "bracket.h"
 #include "harness.h"
-#include "walkfn.h"
+#include "probe/bracket.h"
+#include "probe/walkfn.h"
 
 static struct tep_handle *tep;
 

@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "family.h"
 #include "harness.h"
-#include "pattern.h"
-#include "util.h"
+#include "lib/util.h"
+#include "pattern/family.h"
+#include "pattern/pattern.h"
 
 /* A process that is gone, or a zombie nobody reaped yet. */
 static bool gone(pid_t pid)

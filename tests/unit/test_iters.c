@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "iters.h"
+#include "probe/iters.h"
 
 static const char hist[] =
 	"# event histogram\n"

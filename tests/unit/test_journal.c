@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "journal.h"
-#include "util.h"
+#include "journal/journal.h"
+#include "lib/util.h"
 
 static char dir[256];
 static char why[512];		/* journal_begin()'s */

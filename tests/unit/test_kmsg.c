@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "kmsg.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/kmsg.h"
 
 static void test_parse(void)
 {

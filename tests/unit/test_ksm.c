@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "harness.h"
-#include "journal.h"
-#include "ksm.h"
-#include "util.h"
+#include "journal/journal.h"
+#include "lib/util.h"
+#include "mm/ksm.h"
 
 static char dir[256];
 

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "maps.h"
+#include "pattern/maps.h"
 
 static const char text[] =
 	"55d0c0000000-55d0c0001000 r--p 00000000 08:01 123 /bin/x\n"

@@ -15,13 +15,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "bracket.h"
 #include "harness.h"
-#include "meter.h"
-#include "report.h"
-#include "repro.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "measure/meter.h"
+#include "model/repro.h"
+#include "probe/bracket.h"
+#include "report/report.h"
+#include "trigger/trigger.h"
 
 #define PAGES 16
 

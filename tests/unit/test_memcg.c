@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 
 #include "harness.h"
-#include "memcg.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/memcg.h"
 
 static struct rr_memcg cg;
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "harness.h"
-#include "migrate.h"
+#include "mm/migrate.h"
 
 /* Page i moves on try busy[i] + 1; before that it is EBUSY or EAGAIN. */
 struct fake {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "opts.h"
+#include "lib/opts.h"
 
 static unsigned long long pages, identical;
 static double threshold;

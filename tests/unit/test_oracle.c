@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "oracle.h"
-#include "util.h"
+#include "lib/util.h"
+#include "measure/oracle.h"
 
 static char base[8 * 4096];
 

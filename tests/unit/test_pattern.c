@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "maps.h"
-#include "pattern.h"
-#include "util.h"
+#include "lib/util.h"
+#include "pattern/maps.h"
+#include "pattern/pattern.h"
 
 static void test_expected_vmas(void)
 {

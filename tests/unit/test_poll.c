@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "bracket.h"
-#include "poll.h"
-#include "probe.h"
-#include "util.h"
+#include "lib/util.h"
+#include "probe/bracket.h"
+#include "probe/poll.h"
+#include "probe/probe.h"
 
 static void test_intervals(void)
 {

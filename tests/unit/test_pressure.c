@@ -4,7 +4,7 @@
  * factor that widens the min-to-low gap, and how much the load locks.
  */
 #include "harness.h"
-#include "pressure.h"
+#include "mm/pressure.h"
 
 /* This machine's shape: DMA, DMA32 and Normal with memory, two empty. */
 static const char zoneinfo[] =

@@ -3,11 +3,11 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "bracket.h"
 #include "harness.h"
-#include "report.h"
-#include "trigger.h"
-#include "verdict.h"
+#include "model/verdict.h"
+#include "probe/bracket.h"
+#include "report/report.h"
+#include "trigger/trigger.h"
 
 static void fill_case(struct rr_case_result *c, enum rr_page_type t,
 		      double max)

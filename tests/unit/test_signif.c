@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "signif.h"
+#include "lib/signif.h"
 
 static void test_exact_small(void)
 {

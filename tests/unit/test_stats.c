@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Statistics: nearest-rank percentiles, mean, log2 histogram. */
 #include "harness.h"
-#include "stats.h"
+#include "lib/stats.h"
 
 static void test_empty(void)
 {

@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "harness.h"
-#include "sysinfo.h"
+#include "mm/sysinfo.h"
 
 static const char config[] =
 	"# comment\n"

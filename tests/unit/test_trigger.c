@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bracket.h"
 #include "harness.h"
-#include "hwpoison.h"
-#include "probe.h"
-#include "repro.h"
-#include "swap.h"
-#include "trigger.h"
-#include "util.h"
+#include "lib/util.h"
+#include "mm/hwpoison.h"
+#include "mm/swap.h"
+#include "model/repro.h"
+#include "probe/bracket.h"
+#include "probe/probe.h"
+#include "trigger/trigger.h"
 
 static void test_auto_order(void)
 {

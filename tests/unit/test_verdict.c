@@ -11,9 +11,9 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "report.h"
-#include "util.h"
-#include "verdict.h"
+#include "lib/util.h"
+#include "model/verdict.h"
+#include "report/report.h"
 
 static struct rr_result r;
 

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "util.h"
-#include "victim.h"
+#include "lib/util.h"
+#include "pattern/victim.h"
 
 static void test_lifecycle(void)
 {

@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "harness.h"
-#include "part.h"
-#include "trigger.h"
-#include "walkfn.h"
+#include "probe/call_part.h"
+#include "probe/walkfn.h"
+#include "trigger/trigger.h"
 
 static void test_match(void)
 {

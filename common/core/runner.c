@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lifecycle every reproducer shares:
+ *
+ *   parse options (nothing changed yet; bad value: exit 2)
+ *   take the run lock, replay a journal left by a killed run
+ *   check prerequisites (missing: SKIP, exit 4)
+ *   fork: the child measures; the parent supervises
+ *   the parent waits for the child, a signal or the timeout, kills the
+ *   child if needed, replays the journal, then reports
+ *
+ * All restore work happens in the parent, from the journal, after the
+ * child is gone: the same code path for a normal end, an error, a crash
+ * of the child, SIGINT/SIGTERM/SIGHUP and the timeout. After SIGKILL of
+ * the parent, the child dies too (PR_SET_PDEATHSIG) and scripts/restore
+ * replays the same journal.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal/journal.h"
+#include "lib/util.h"
+#include "mm/hwpoison.h"
+#include "mm/ksm.h"
+#include "mm/sysinfo.h"
+#include "model/repro.h"
+#include "probe/iters.h"
+#include "probe/probe.h"
+#include "probe/trace.h"
+#include "report/report.h"
+#include "trigger/trigger.h"
+
+static const char *const format_names[] = { "text", "ktap", "json", NULL };
+
+
+static const struct rr_opt common_opts[] = {
+	{ "runs", OPT_UINT, &rr_cfg.runs, "N",
+	  "build each case's pattern and fire the trigger N times; statistics cover all runs. Each run is judged on its own; the verdict is the one two thirds of the runs give",
+	  .min = 1, .max = RR_MAX_RUNS },
+	{ "max-runs", OPT_UINT, &rr_cfg.max_runs, "N",
+	  "while the runs disagree (no two thirds of them give one verdict), or lost figures, make more runs, up to N in all; then the verdict is inconclusive (exit 3). Default: three times --runs",
+	  .min = 1, .max = RR_MAX_RUNS },
+	{ "trigger", OPT_ENUM, &rr_cfg.trigger, "NAME",
+	  "what makes the kernel walk the pattern: migrate (move_pages() of the pattern's pages to another NUMA node; needs two nodes), reclaim (forced on the reproducer's own memory cgroup, with swap), compact (compaction; may miss the pattern), or auto (the best available, in that order)",
+	  .choices = rr_trigger_names },
+	{ "attempts", OPT_UINT, &rr_cfg.attempts, "N",
+	  "for a trigger that can miss the pattern (compact), rebuild the pattern and fire again up to N times until it reaches it",
+	  .min = 1, .max = 1000 },
+	{ "compact-node", OPT_STRING, &rr_cfg.compact_node, "N|all",
+	  "compact one NUMA node (its sysfs compact file) or all (/proc/sys/vm/compact_memory)" },
+	{ "probe", OPT_ENUM, &rr_cfg.probe, "NAME",
+	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions; Linux 6.11+, or --funcgraph-top), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), poll (the kernel counter standing in for a bracket whose tracepoints are missing: ksm-scan's full_scans), or auto (the first of these available)",
+	  .choices = rr_probe_names },
+	{ "funcgraph-top", OPT_FLAG, &rr_funcgraph_top, NULL,
+	  "let funcgraph run function_graph in the top-level (global) trace buffer, as kernels before 6.11 require: taken only while global tracing is idle (nop tracer, no event or filter, empty buffer), every global file journaled and restored, the buffer left empty" },
+	{ "cross-check", OPT_FLAG, &rr_cfg.cross_check, NULL,
+	  "also run every other walk-level probe available (rmap-tp, funcgraph, kprobe) on the same walks, in the same pass, and report their figures beside the chosen probe's" },
+	{ "probe-cost", OPT_FLAG, &rr_cfg.probe_cost, NULL,
+	  "also fire each trigger once more on a fresh pattern with nothing traced, and report how much longer it took with the probe" },
+	{ "iterations", OPT_FLAG, &rr_cfg.iterations, NULL,
+	  "also count the interval-tree steps of the anon_vma walks (kprobes on anon_vma_interval_tree_iter_first/_next feeding hist triggers) in a pass of their own, and report them per walk and per rmap_item with how much the counting slowed the walks" },
+	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
+	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
+	  .choices = rr_victim_names },
+	{ "threshold-ms", OPT_DOUBLE, &rr_cfg.threshold_ms, "MS",
+	  "latency bound: a run reproduces when the subject's (KSM case's) largest interval in it exceeds it",
+	  .dmin = 0.001, .dmax = 1e6 },
+	{ "min-ratio", OPT_DOUBLE, &rr_cfg.min_ratio, "X",
+	  "and when that interval is at least X times the largest of every control in the same run",
+	  .dmin = 1, .dmax = 1e6 },
+	{ "format", OPT_ENUM, &rr_cfg.format, "FMT",
+	  "report on stdout: text (72 columns, for mail), ktap or json",
+	  .choices = format_names },
+	{ "label", OPT_STRING, &rr_cfg.label, "NAME",
+	  "name the report, and the --out files, NAME instead of the reproducer's own name (run-all gives a preset's variant section [NAME@VARIANT] this label); letters, digits and @._-" },
+	{ "out", OPT_STRING, &rr_cfg.out, "DIR",
+	  "also write DIR/NAME.txt, DIR/NAME.ktap and DIR/NAME.json" },
+	{ "timeout", OPT_UINT, &rr_cfg.timeout_s, "SEC",
+	  "stop the run after SEC seconds, restore, and report an error",
+	  .min = 1, .max = 86400 },
+	{ "swap-mb", OPT_UINT, &rr_cfg.swap_mb, "MB",
+	  "size of the zram swap device created when no swap is active",
+	  .min = 16, .max = 65536 },
+	{ "min-free-mb", OPT_UINT, &rr_cfg.min_free_mb, "MB",
+	  "free-memory floor: a case needing memory below MemAvailable minus this is not run",
+	  .min = 64, .max = 1 << 20 },
+	{ "trace-buffer-kb", OPT_UINT, &rr_cfg.buffer_kb, "KB",
+	  "per-CPU ring buffer of the private tracefs instance",
+	  .min = 64, .max = 1 << 20 },
+	{ "allow-hwpoison", OPT_FLAG, &rr_cfg.allow_hwpoison, NULL,
+	  "let the hwpoison trigger run outside a VM that scripts/vm-run booted: each page it poisons retires a physical frame until reboot where the kernel cannot give it back (unpoison-pfn)" },
+	{ "migrate-batch", OPT_UINT, &rr_cfg.migrate_batch, "N",
+	  "the migrate trigger moves at most N pages per move_pages() call (1: one page at a time, as the published benchmark did); 0: all of a process's pages in one call",
+	  .min = 1, .max = 4000000, .zero_ok = true },
+	{ "swappiness", OPT_STRING, &rr_cfg.swappiness, "N",
+	  "vm.swappiness (0-200) for the run, journaled and restored; with memcg v1 the reclaim trigger's group gets it too (else 200, the most the kernel allows). Default: left as it is",
+	},
+	{ "injector", OPT_ENUM, &rr_cfg.injector, "HOW",
+	  "how the hwpoison trigger poisons a page: corrupt-pfn (debugfs hwpoison/corrupt-pfn, by frame number, from the measuring process), madvise (MADV_HWPOISON, made by the process that maps the page, which it kills), or auto (corrupt-pfn where the hwpoison injector can be reached, else madvise); either way unpoison-pfn gives the frames back only where the injector is",
+	  .choices = rr_injector_names },
+	{ "bisect", OPT_FLAG, &rr_cfg.bisect, NULL,
+	  "exit with git bisect run's codes: 0 not reproduced (good), 1 reproduced (bad), 125 skip or error (this kernel cannot be judged), 128 a usage error (abort the bisection)" },
+	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
+	  "no progress lines on stderr" },
+	RR_OPT_END
+};
+
+bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len)
+{
+	int i, j, subjects = 0;
+
+	if (r->nr_cases < 2 || r->nr_cases > RR_MAX_CASES) {
+		snprintf(why, len, "%d cases: a subject and 1 to %d controls",
+			 r->nr_cases, RR_MAX_CASES - 1);
+		return false;
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case *c = &r->cases[i];
+		const char *n = c->name ? c->name : rr_page_type_name(c->type);
+
+		if (c->type >= RR_PT_MAX) {
+			snprintf(why, len, "case %d: no page type", i + 1);
+			return false;
+		}
+		subjects += c->role == RR_SUBJECT;
+		for (j = 0; j < i; j++) {
+			const struct rr_case *o = &r->cases[j];
+
+			if (!strcmp(n, o->name ? o->name :
+				    rr_page_type_name(o->type))) {
+				snprintf(why, len, "two cases named %s", n);
+				return false;
+			}
+		}
+		if (strlen(n) >= sizeof(((struct rr_case_result *)0)->name) ||
+		    strspn(n, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+		    strlen(n)) {
+			snprintf(why, len,
+				 "case name '%s': lower case letters, digits and '-', at most 23",
+				 n);
+			return false;
+		}
+	}
+	if (subjects != 1) {
+		snprintf(why, len, "%d subject cases: one is needed", subjects);
+		return false;
+	}
+	return true;
+}
+
+bool rr_victim_none(char *why, size_t len)
+{
+	if (rr_cfg.victim == RR_VICTIM_AUTO)
+		rr_cfg.victim = RR_VICTIM_OFF;
+	if (rr_cfg.victim == RR_VICTIM_OFF)
+		return true;
+	snprintf(why, len,
+		 "--victim %s: this reproducer has no victim thread (its pattern has no rmap lock for one to wait on)",
+		 rr_victim_names[rr_cfg.victim]);
+	return false;
+}
+
+/* A KSM case, or KSM itself is what it measures (uses_ksm). */
+static bool has_ksm_case(const struct rr_repro *r)
+{
+	int i;
+
+	if (r->uses_ksm)
+		return true;
+	for (i = 0; i < r->nr_cases; i++)
+		if (r->cases[i].type == RR_PT_KSM)
+			return true;
+	return false;
+}
+
+/* Bytes of the largest case's pattern: what one case maps at a time. */
+static unsigned long long largest_pattern(const struct rr_repro *r)
+{
+	struct rr_pattern_spec spec;
+	unsigned long long most = 0;
+	int i;
+
+	for (i = 0; i < r->nr_cases; i++) {
+		memset(&spec, 0, sizeof(spec));
+		r->spec(&r->cases[i], &spec);
+		if (spec.pages * rr_page_size() > most)
+			most = spec.pages * rr_page_size();
+	}
+	return most;
+}
+
+/* --compact-node: "all", or a node this machine has. */
+static bool check_compact_node(char *err, size_t len)
+{
+	unsigned long long node;
+
+	if (!strcmp(rr_cfg.compact_node, "all"))
+		return true;
+	if (!rr_parse_ull(rr_cfg.compact_node, &node)) {
+		snprintf(err, len,
+			 "--compact-node: '%s' is not a node number or all",
+			 rr_cfg.compact_node);
+		return false;
+	}
+	if (!rr_numa_node_exists(node)) {
+		snprintf(err, len,
+			 "--compact-node %llu: no such NUMA node here (no /sys/devices/system/node/node%llu)",
+			 node, node);
+		return false;
+	}
+	return true;
+}
+
+/* --trigger: one the reproducer can use. */
+static bool check_trigger(const struct rr_repro *r, char *err, size_t len)
+{
+	const struct rr_trigger_ops *ops = rr_trigger_get(rr_cfg.trigger);
+	int i;
+
+	if (rr_cfg.trigger == RR_TRIG_AUTO)
+		return true;
+	if (!r->triggers && ops && ops->only_listed) {
+		snprintf(err, len,
+			 "--trigger %s: only for the reproducers that list it (it measures something else than their walks)",
+			 ops->name);
+		return false;
+	}
+	if (!r->triggers)
+		return true;
+	for (i = 0; r->triggers[i]; i++)
+		if (r->triggers[i] == rr_cfg.trigger)
+			return true;
+	snprintf(err, len, "--trigger %s: %s",
+		 rr_trigger_names[rr_cfg.trigger],
+		 r->triggers_why ? r->triggers_why :
+		 "not one this reproducer can use");
+	return false;
+}
+
+/* --label: a file name of its own, not a path. */
+static bool check_label(const char *label, char *err, size_t len)
+{
+	const char *p;
+
+	if (!*label || strlen(label) >= sizeof(((struct rr_result *)0)->reproducer)) {
+		snprintf(err, len, "--label: needs 1 to 63 characters");
+		return false;
+	}
+	for (p = label; *p; p++) {
+		if (!isalnum((unsigned char)*p) && !strchr("@._-", *p)) {
+			snprintf(err, len,
+				 "--label %s: only letters, digits and @._- are allowed",
+				 label);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * --out must be a directory this process can write to, checked before
+ * anything runs so that no result is lost at the end. A missing last
+ * component is created (it would be at the end anyway).
+ */
+static bool check_swappiness(const char *v, char *err, size_t len)
+{
+	unsigned long long n;
+
+	if (rr_parse_dec(v, &n) || n > 200) {
+		snprintf(err, len, "--swappiness: '%s' is not a number from 0 to 200",
+			 v);
+		return false;
+	}
+	return true;
+}
+
+static bool check_out(const char *dir, char *err, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		if (errno != ENOENT || mkdir(dir, 0755)) {
+			snprintf(err, len, "--out %s: cannot create it: %s",
+				 dir, strerror(errno));
+			return false;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "--out %s: exists and is not a directory",
+			 dir);
+		return false;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, len, "--out %s: not writable: %s", dir,
+			 strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static void command_line(struct rr_result *res, int argc, char **argv)
+{
+	size_t o = 0;
+	int i;
+
+	o = snprintf(res->options, sizeof(res->options), "%s",
+		     res->reproducer);
+	for (i = 1; i < argc && o < sizeof(res->options); i++)
+		o += snprintf(res->options + o, sizeof(res->options) - o,
+			      " %s", argv[i]);
+}
+
+static void write_one(const struct rr_result *res, const char *dir,
+		      const char *ext,
+		      void (*fn)(FILE *, const struct rr_result *))
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, res->reproducer, ext);
+	f = fopen(path, "we");
+	if (!f) {
+		rr_warn("cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	fn(f, res);
+	fclose(f);
+}
+
+static void report(const struct rr_result *res)
+{
+	static void (*const fns[])(FILE *, const struct rr_result *) = {
+		[RR_FMT_TEXT] = rr_report_text,
+		[RR_FMT_KTAP] = rr_report_ktap,
+		[RR_FMT_JSON] = rr_report_json,
+	};
+
+	fns[rr_cfg.format](stdout, res);
+	fflush(stdout);
+	if (!rr_cfg.out)
+		return;
+	if (mkdir(rr_cfg.out, 0755) && errno != EEXIST) {
+		rr_warn("cannot create %s: %s", rr_cfg.out, strerror(errno));
+		return;
+	}
+	write_one(res, rr_cfg.out, "txt", rr_report_text);
+	write_one(res, rr_cfg.out, "ktap", rr_report_ktap);
+	write_one(res, rr_cfg.out, "json", rr_report_json);
+}
+
+/*
+ * The probe of a trigger with no rmap walk: its bracket, or where the
+ * bracket's tracepoints are missing, the counter polled in their stead
+ * (--probe auto); --probe brackets or poll asks for one of them.
+ */
+static int select_bracket(const struct rr_trigger_ops *to, int t,
+			  struct rr_result *res)
+{
+	size_t len = sizeof(res->probe_why);
+	int tb = rr_trigger_bracket(t);
+	char w[sizeof(res->probe_why)];
+
+	if (rr_cfg.probe != RR_PROBE_AUTO)
+		return rr_probe_select(rr_cfg.probe, tb, &res->probe,
+				       res->probe_why, len);
+	if (!rr_probe_select(RR_PROBE_BRACKETS, tb, &res->probe, w,
+			     sizeof(w))) {
+		snprintf(res->probe_why, len,
+			 "trigger %s has no rmap walk to time: its bracket is the probe",
+			 to->name);
+		return 0;
+	}
+	if (!rr_probe_select(RR_PROBE_POLL, tb, &res->probe, res->probe_why,
+			     len)) {
+		snprintf(res->probe_why, len,
+			 "trigger %s has no rmap walk to time and its bracket is unavailable (%s): the kernel counter standing in for it is polled",
+			 to->name, w);
+		return 0;
+	}
+	snprintf(res->probe_why, len, "%s", w);
+	return -ENODEV;
+}
+
+/*
+ * Undo the run's journal. A change that could not be undone leaves the
+ * machine changed: whatever was measured, the run is an error.
+ */
+static void restore(struct rr_result *res)
+{
+	char was[sizeof(res->reason)];
+	struct rr_replay st;
+
+	rr_phase(res, "restore");
+	journal_replay(journal_path(), !rr_cfg.quiet, &st);
+	res->restore_ran = true;
+	res->restored = st.undone;
+	res->restore_left = st.left;
+	res->restore_retired = st.retired;
+	res->restore_failures = st.failures;
+	if (!st.failures)
+		return;
+	snprintf(was, sizeof(was), "%s", res->reason);
+	rr_set_verdict(res, RR_ERROR,
+		       "restore failed: %d of %d journaled changes could not be undone (kept in %s.failed: see scripts/restore); what the run found: %s",
+		       st.failures, st.failures + st.undone + st.left,
+		       journal_path(), was);
+}
+
+/* Prerequisites (repro.h). */
+bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
+{
+	const char *missing = rr_kconfig_missing(r->kconfig);
+	const struct rr_trigger_ops *to;
+	char why[512];
+	enum rr_trigger t;
+	int k;
+
+	if (missing) {
+		rr_set_verdict(res, RR_SKIP, "CONFIG_%s is not set in this kernel",
+			       missing);
+		return false;
+	}
+	for (k = 0; r->commands && r->commands[k]; k++) {
+		if (!rr_have_command(r->commands[k])) {
+			rr_set_verdict(res, RR_SKIP,
+				       "needs the command %s, not found in $PATH",
+				       r->commands[k]);
+			return false;
+		}
+	}
+	if (has_ksm_case(r) && !rr_ksm_available()) {
+		rr_set_verdict(res, RR_SKIP, "KSM is not available (no %s)",
+			       rr_ksm_dir());
+		return false;
+	}
+	t = rr_cfg.trigger;
+	if (t == RR_TRIG_AUTO && r->triggers) {
+		size_t o = 0;
+
+		for (k = 0; r->triggers[k]; k++) {
+			char w[256];
+
+			if (rr_trigger_available(r->triggers[k], w, sizeof(w))) {
+				t = r->triggers[k];
+				break;
+			}
+			if (o < sizeof(why))
+				o += snprintf(why + o, sizeof(why) - o,
+					      "%s%s: %s", o ? "; " : "",
+					      rr_trigger_names[r->triggers[k]],
+					      w);
+		}
+		if (t == RR_TRIG_AUTO) {
+			rr_set_verdict(res, RR_SKIP, "%s; %s",
+				       r->triggers_why ? r->triggers_why :
+				       "this reproducer's triggers are unavailable",
+				       why);
+			return false;
+		}
+		snprintf(res->trigger_why, sizeof(res->trigger_why),
+			 "auto: the best of this reproducer's triggers available here");
+	} else if (t == RR_TRIG_AUTO) {
+		t = rr_trigger_auto(why, sizeof(why));
+		if (t == RR_TRIG_AUTO) {
+			rr_set_verdict(res, RR_SKIP, "%s", why);
+			return false;
+		}
+		snprintf(res->trigger_why, sizeof(res->trigger_why),
+			 "auto: the best trigger available here");
+	} else {
+		if (!rr_trigger_available(t, why, sizeof(why))) {
+			rr_set_verdict(res, RR_SKIP, "trigger %s: %s",
+				       rr_trigger_names[t], why);
+			return false;
+		}
+		snprintf(res->trigger_why, sizeof(res->trigger_why),
+			 "chosen with --trigger");
+	}
+	res->trigger = t;
+	to = rr_trigger_get(t);
+	/* a trigger with no rmap walk: its bracket is the probe */
+	if (to->bracket_only && rr_cfg.probe != RR_PROBE_AUTO &&
+	    rr_cfg.probe != RR_PROBE_BRACKETS && rr_cfg.probe != RR_PROBE_POLL) {
+		rr_set_verdict(res, RR_SKIP,
+			       "probe %s: trigger %s has no rmap walk to time; only its bracket measures it",
+			       rr_probe_names[rr_cfg.probe], to->name);
+		return false;
+	}
+	if (to->bracket_only ? select_bracket(to, t, res) :
+	    rr_probe_select(rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
+			    res->probe_why, sizeof(res->probe_why))) {
+		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
+		return false;
+	}
+	if (to->part_what)
+		rr_part_select(to->part_what, to->part_fns, &res->part);
+	res->probe_cost = rr_cfg.probe_cost;
+	res->iterations = rr_cfg.iterations;
+	if (res->iterations && !rr_iters_available(why, sizeof(why))) {
+		rr_set_verdict(res, RR_SKIP, "--iterations: %s", why);
+		return false;
+	}
+	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && !to->bracket_only &&
+	     k < RR_PROBE_BRACKETS; k++) {
+		if (k == res->probe.kind || res->nr_cross == RR_MAX_CROSS ||
+		    rr_probe_select(k, rr_trigger_bracket(t),
+				    &res->cross[res->nr_cross], why,
+				    sizeof(why)))
+			continue;
+		res->nr_cross++;
+	}
+	return true;
+}
+
+/*
+ * Wait for the child, a signal, or the timeout. Returns the signal that
+ * interrupted the run (0 if none); *timed_out tells the timeout.
+ */
+static int supervise(pid_t child, const sigset_t *set, int *status,
+		     bool *timed_out)
+{
+	uint64_t deadline = rr_now_ns() + rr_cfg.timeout_s * NSEC_PER_SEC;
+	struct rr_progress prog;
+	struct timespec ts = { .tv_sec = 1 };
+	siginfo_t si;
+	int sig = 0, s;
+
+	*timed_out = false;
+	for (;;) {
+		s = sigtimedwait(set, &si, &ts);
+		if (waitpid(child, status, WNOHANG) == child)
+			return 0;
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			sig = s;
+			rr_msg("%s: stopping the run and restoring",
+			       strsignal(s));
+			break;
+		}
+		if (rr_now_ns() > deadline) {
+			*timed_out = true;
+			rr_msg("timeout after %llu s: stopping the run and restoring",
+			       rr_cfg.timeout_s);
+			break;
+		}
+	}
+	kill(child, SIGKILL);
+	rr_progress_start(&prog, "stop");
+	/* The child may sit in the kernel for a while before it dies. */
+	while (waitpid(child, status, WNOHANG) != child) {
+		rr_progress(&prog, "waiting for the measuring process %d to exit",
+			    child);
+		rr_sleep_ms(20);
+	}
+	return sig;
+}
+
+static int finish(const struct rr_repro *r, struct rr_result *res, int sig)
+{
+	if (res->nr_cases && r->sentence)
+		r->sentence(res, res->pattern_text, sizeof(res->pattern_text));
+	report(res);
+	rr_lock_release();
+	if (sig) {
+		/* Die of the same signal, as a shell expects of Ctrl-C. */
+		sigset_t set;
+
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	return rr_cfg.bisect ? rr_bisect_code(res->verdict) :
+			       rr_exit_code(res->verdict);
+}
+
+/*
+ * A usage error: 2, or under --bisect 128, which aborts git bisect run
+ * (asked for anywhere on the command line: parsing may stop before it).
+ */
+static int usage_error(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--bisect"))
+			return RR_BISECT_ABORT;
+	return 2;
+}
+
+/*
+ * The parsed options together, before anything runs: false, with why,
+ * is a usage error.
+ */
+static bool options_valid(const struct rr_repro *r, char *err, size_t len)
+{
+	if (r->check && !r->check(err, len))
+		return false;
+	if (!check_compact_node(err, len))
+		return false;
+	if (rr_cfg.label && !check_label(rr_cfg.label, err, len))
+		return false;
+	if (!check_trigger(r, err, len))
+		return false;
+	if (rr_cfg.max_runs && rr_cfg.max_runs < rr_cfg.runs) {
+		snprintf(err, len, "--max-runs %llu is less than --runs %llu",
+			 rr_cfg.max_runs, rr_cfg.runs);
+		return false;
+	}
+	if (rr_cfg.swappiness && !check_swappiness(rr_cfg.swappiness, err, len))
+		return false;
+	/* Last: a usage error must not leave a new directory behind. */
+	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
+}
+
+int rr_main(const struct rr_repro *r, int argc, char **argv)
+{
+	const struct rr_opt *tables[4] = { common_opts };
+	char err[512], holder[160], why[512];
+	struct rr_result *res;
+	sigset_t set, old;
+	bool timed_out;
+	int n = 1, ret, status = 0, sig;
+	pid_t child;
+
+	rr_set_prog(r->name);
+	if (!rr_repro_valid(r, err, sizeof(err))) {
+		fprintf(stderr, "%s: a bug in its declaration: %s\n", r->name,
+			err);
+		return 2;
+	}
+	/*
+	 * A reader that goes away (| head) must not kill us before the
+	 * restore: writes to a closed pipe fail with EPIPE instead.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	if (has_ksm_case(r))
+		tables[n++] = rr_ksm_opt_table;
+	if (r->opts)
+		tables[n++] = r->opts;
+	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		char usage[128];
+
+		snprintf(usage, sizeof(usage), "%s [OPTIONS]", r->name);
+		rr_opts_help(stdout, usage, r->summary, tables);
+		return 0;
+	}
+	if (!ret && !options_valid(r, err, sizeof(err)))
+		ret = -1;
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", r->name, err,
+			r->name);
+		return usage_error(argc, argv);
+	}
+	rr_set_quiet(rr_cfg.quiet);
+
+	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	memset(res, 0, sizeof(*res));
+	snprintf(res->reproducer, sizeof(res->reproducer), "%s", r->name);
+	command_line(res, argc, argv);
+	if (rr_cfg.label)
+		snprintf(res->reproducer, sizeof(res->reproducer), "%s",
+			 rr_cfg.label);
+	rr_sysinfo_read(&res->sys);
+	res->runs_asked = rr_cfg.runs;
+	res->max_runs = rr_max_runs(rr_cfg.runs, rr_cfg.max_runs);
+	res->threshold_ms = rr_cfg.threshold_ms;
+	res->min_ratio = rr_cfg.min_ratio;
+	if (r->describe)
+		r->describe(res);
+
+	if (geteuid()) {
+		rr_set_verdict(res, RR_SKIP, "needs root");
+		return finish(r, res, 0);
+	}
+	/* Before the lock and the journal: a skip changes nothing. */
+	if (rr_memory_floor(largest_pattern(r), rr_cfg.min_free_mb, why,
+			    sizeof(why))) {
+		rr_set_verdict(res, RR_SKIP, "%s", why);
+		return finish(r, res, 0);
+	}
+	ret = rr_lock_acquire(r->name, holder, sizeof(holder));
+	if (ret) {
+		rr_set_verdict(res, RR_ERROR,
+			       ret == -EBUSY ?
+			       "another rmap-repro run holds %s/lock: %s; wait for it to end (or, if it was killed, run scripts/restore)" :
+			       "cannot take the run lock in %s: %s",
+			       rr_state_dir(),
+			       ret == -EBUSY ? holder : strerror(-ret));
+		rr_warn("%s", res->reason);
+		return finish(r, res, 0);
+	}
+	ret = journal_begin(r->name, why, sizeof(why));
+	if (ret == -EUCLEAN) {
+		/* nothing of this run's to undo: the failed journal stays */
+		rr_set_verdict(res, RR_ERROR, "cannot start: %s", why);
+		return finish(r, res, 0);
+	}
+	if (!ret && rr_trace_mount(why, sizeof(why)))
+		ret = -EIO;
+	if (ret) {
+		rr_set_verdict(res, RR_ERROR, "cannot start: %s", why);
+		restore(res);
+		return finish(r, res, 0);
+	}
+	if (!rr_prerequisites(r, res)) {
+		restore(res);
+		return finish(r, res, 0);
+	}
+
+	/*
+	 * Block the signals we wait for before the child exists. A signal
+	 * ignored by whoever started us (SIGINT for a background job of a
+	 * script, SIGHUP under nohup) stays ignored.
+	 */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (n = 0; n < 3; n++) {
+		int s = (int[]){ SIGINT, SIGTERM, SIGHUP }[n];
+		struct sigaction sa;
+
+		if (!sigaction(s, NULL, &sa) && sa.sa_handler != SIG_IGN)
+			sigaddset(&set, s);
+	}
+	sigprocmask(SIG_BLOCK, &set, &old);
+
+	rr_phase(res, "start");
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		rr_set_verdict(res, RR_ERROR, "fork: %s", strerror(errno));
+		restore(res);
+		return finish(r, res, 0);
+	}
+	if (!child) {
+		pid_t parent = getppid();
+
+		/* If the parent is SIGKILLed, die too: restore needs us gone. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(2);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		rr_body(r, res);
+		res->done = true;
+		fflush(NULL);
+		_exit(0);
+	}
+
+	sig = supervise(child, &set, &status, &timed_out);
+	{
+		struct rusage ru;
+
+		if (!getrusage(RUSAGE_CHILDREN, &ru))
+			res->max_rss_kb = ru.ru_maxrss;
+	}
+	if (!res->done) {
+		if (sig)
+			rr_set_verdict(res, RR_ERROR,
+				       "interrupted by SIG%s during %s",
+				       sigabbrev_np(sig), res->phase);
+		else if (timed_out)
+			rr_set_verdict(res, RR_ERROR,
+				       "timed out after %llu s during %s",
+				       rr_cfg.timeout_s, res->phase);
+		else if (WIFSIGNALED(status))
+			rr_set_verdict(res, RR_ERROR,
+				       "the measuring process died of SIG%s during %s",
+				       sigabbrev_np(WTERMSIG(status)),
+				       res->phase);
+		else
+			rr_set_verdict(res, RR_ERROR,
+				       "the measuring process exited (%d) during %s",
+				       WEXITSTATUS(status), res->phase);
+	}
+	/*
+	 * Read here, once the child is gone, whatever it died of: a child
+	 * killed inside its trigger never reaches the end of its body.
+	 */
+	if (res->nr_cases &&
+	    rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after))
+		res->oom_unknown = true;
+	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
+	restore(res);
+	return finish(r, res, sig);
+}

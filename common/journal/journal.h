@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The journal: every change the suite makes to the system is written here
+ * before it is made, and undone from here on every exit path. After a
+ * SIGKILL, scripts/restore (tools/restore.c) replays the same file.
+ *
+ * One run at a time holds the lock beside the journal; a second run is
+ * refused instead of mixing its records into the first one's journal.
+ *
+ * The state directory is /run/rmap-repro: /run does not survive a reboot,
+ * and neither does anything the journal records (sysfs knobs, swap, zram,
+ * cgroups, tracefs objects), so a stale journal never outlives its state.
+ * RMAP_REPRO_STATE_DIR overrides it (unit tests).
+ */
+#ifndef RR_JOURNAL_H
+#define RR_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Record types, in the order a reader meets them in the file. */
+#define J_KNOB		"knob"		/* path, original value */
+#define J_KSM_UNMERGE	"ksm-unmerge"	/* run knob: write 2, then put back */
+#define J_SWAPON	"swapon"	/* device */
+#define J_ZRAM		"zram"		/* id of a hot-added device */
+#define J_CGROUP	"cgroup"	/* directory we created */
+#define J_INSTANCE	"tracefs-instance" /* instance directory */
+#define J_MOUNT		"mount"		/* a mount point we mounted */
+#define J_MODULE	"module"	/* a module we loaded */
+#define J_DYNEVENT	"dynevent"	/* group/event, tracing dir */
+#define J_BOOT		"boot"		/* boot id of the run's boot */
+#define J_WROTE		"wrote"		/* path, value written to a knob */
+#define J_UNPOISON	"unpoison"	/* a frame soft offline retires */
+
+/*
+ * What a replay did. A change that is no longer the run's own (a knob
+ * that holds another value than the run wrote, a device re-created or
+ * re-used since, KSM pages merged by other processes) is left as it is
+ * and said so: undoing it would undo someone else's work.
+ */
+struct rr_replay {
+	int undone;		/* records undone */
+	int left;		/* changed since: left alone */
+	int retired;		/* frames this run retired until reboot */
+	int failures;		/* could not be undone */
+	bool other_boot;	/* journal of an earlier boot: nothing to do */
+};
+
+const char *rr_state_dir(void);
+const char *journal_path(void);
+
+/*
+ * Take the run lock. On -EBUSY, holder describes the run that has it.
+ * The lock file descriptor is inherited by a fork()ed child (same open
+ * file), so the lock lives until both parent and child are gone.
+ */
+int rr_lock_acquire(const char *who, char *holder, size_t size);
+int rr_lock_wait(const char *who, unsigned int timeout_s);
+void rr_lock_release(void);
+
+bool journal_exists(void);
+/*
+ * Start a new journal for this run (the lock must be held). A journal
+ * left by a killed run is replayed first, never overwritten, and so is
+ * a journal.failed kept by a restore that failed; if either replay fails
+ * the run must not start: -EUCLEAN, with why.
+ */
+int journal_begin(const char *who, char *why, size_t len);
+/* Append one record; the journal is flushed before this returns. */
+int journal_record(const char *op, const char *arg1, const char *arg2);
+/*
+ * Write a knob through the journal: its original value is recorded once,
+ * before the first change. A knob that already holds the value is not
+ * written and not journaled.
+ */
+int journal_knob_set(const char *path, const char *value);
+/*
+ * The same for a knob the run also changes outside the journal (the
+ * top-level tracing_on, switched around each trigger): the replay puts
+ * its original back whatever it holds.
+ */
+int journal_knob_set_volatile(const char *path, const char *value);
+/* Forget the in-memory list of journaled knobs (after a fork/replay). */
+void journal_forget(void);
+
+/*
+ * Undo every record of the journal at path, last first. Returns the
+ * number of records that could not be undone; st (if not NULL) gets the
+ * counts. A journal written in an earlier boot undoes nothing: a reboot
+ * reset everything it records. A clean journal is removed; one with
+ * failures is kept as <path>.failed for a later retry.
+ */
+int journal_replay(const char *path, bool verbose, struct rr_replay *st);
+
+/*
+ * Remove a tracefs instance directory, its hist triggers first (triggers
+ * that refer to each other keep it busy). 0, or a negative errno.
+ */
+/*
+ * Undoing one kind of record: registered by the module that makes the
+ * change, listed in journal/undo.c. Returns 0 (done, or nothing left to
+ * undo), JOURNAL_LEFT (the change is no longer the run's: left as it
+ * is, and said), JOURNAL_RETIRED (the run's own change that the kernel
+ * will not undo before a reboot: a frame it retired), or -errno.
+ */
+#define JOURNAL_LEFT 1
+#define JOURNAL_RETIRED 2
+struct journal_undo {
+	const char *op;
+	int (*undo)(const char *a1, const char *a2, bool verbose);
+};
+extern const struct journal_undo *const journal_undos[];
+/* rmdir(), retried while a task that just left keeps it busy. */
+int journal_rmdir(const char *dir, bool verbose);
+
+/* This boot's id (/proc/sys/kernel/random/boot_id), or "unknown". */
+const char *rr_boot_id(void);
+
+#endif

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+
+#include "journal/journal.h"
+#include "lib/util.h"
+#include "mm/swap.h"
+#include "mm/sysinfo.h"
+
+#define HOT_ADD "/sys/class/zram-control/hot_add"
+
+/* ---- undo (registered in journal/undo.c) and the ids it checks ---- */
+
+static bool swap_active(const char *dev)
+{
+	char line[512];
+	size_t len = strlen(dev);
+	bool found = false;
+	FILE *f = fopen("/proc/swaps", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, dev, len) &&
+		    (line[len] == ' ' || line[len] == '\t'))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/* "ino=N": the sysfs inode of /sys/block/zramID, new for each device. */
+static int zram_ident(const char *id, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	if (stat(path, &st))
+		return -errno;
+	snprintf(buf, size, "ino=%llu", (unsigned long long)st.st_ino);
+	return 0;
+}
+
+/*
+ * Is /sys/block/zramID still the device the record describes? ident
+ * holds "ino=N" and, for a swap, "disksize=BYTES"; a record with
+ * neither (an older journal) is trusted as before.
+ */
+static bool zram_is_ours(const char *id, const char *ident, char *why,
+			 size_t len)
+{
+	unsigned long long want, now = 0;
+	struct stat st = { 0 };
+	char path[PATH_MAX];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	p = strstr(ident, "ino=");
+	if (p && sscanf(p, "ino=%llu", &want) == 1 &&
+	    (stat(path, &st) || st.st_ino != want)) {
+		snprintf(why, len,
+			 "it is another device than the one this run created (sysfs inode %llu, not %llu)",
+			 (unsigned long long)st.st_ino, want);
+		return false;
+	}
+	p = strstr(ident, "disksize=");
+	snprintf(path, sizeof(path), "/sys/block/zram%s/disksize", id);
+	if (p && sscanf(p, "disksize=%llu", &want) == 1 &&
+	    (rr_read_ull(path, &now) || now != want)) {
+		snprintf(why, len,
+			 "its disksize is %llu bytes, not the %llu this run set",
+			 now, want);
+		return false;
+	}
+	return true;
+}
+
+static int undo_swapon(const char *dev, const char *ident, bool verbose)
+{
+	char why[256];
+
+	if (!swap_active(dev))
+		return 0;
+	if (!strncmp(dev, "/dev/zram", 9) &&
+	    !zram_is_ours(dev + 9, ident, why, sizeof(why))) {
+		rr_warn("left swap on %s: %s", dev, why);
+		return JOURNAL_LEFT;
+	}
+	if (swapoff(dev))
+		return -errno;
+	if (verbose)
+		rr_msg("swapoff %s", dev);
+	return 0;
+}
+
+static int undo_zram(const char *id, const char *ident, bool verbose)
+{
+	char path[PATH_MAX], why[256];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s", id);
+	if (!rr_path_exists(path))
+		return 0;
+	snprintf(path, sizeof(path), "/dev/zram%s", id);
+	if (!zram_is_ours(id, ident, why, sizeof(why)) || swap_active(path)) {
+		rr_warn("left /dev/zram%s: %s", id, swap_active(path) ?
+			"it is in use as swap, not by this run" : why);
+		return JOURNAL_LEFT;
+	}
+	snprintf(path, sizeof(path), "/sys/block/zram%s/reset", id);
+	err = rr_write_file(path, "1");
+	if (err)
+		return err;
+	err = rr_write_file("/sys/class/zram-control/hot_remove", id);
+	if (!err && verbose)
+		rr_msg("removed /dev/zram%s", id);
+	return err;
+}
+
+
+/* A zram device with a disk size: set up by someone. Names it. */
+static bool zram_configured(char *dev, size_t size)
+{
+	char path[PATH_MAX], v[32];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/block", rr_sys_dir());
+	dir = opendir(path);
+	while (dir && !found && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "zram", 4))
+			continue;
+		snprintf(path, sizeof(path), "%s/block/%s/disksize",
+			 rr_sys_dir(), d->d_name);
+		if (!rr_read_file(path, v, sizeof(v)) && strcmp(v, "0")) {
+			snprintf(dev, size, "/dev/%s", d->d_name);
+			found = true;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+static int undo_module(const char *name, bool verbose)
+{
+	const char *argv[] = { "modprobe", "-r", name, NULL };
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/module/%s", rr_sys_dir(), name);
+	if (!rr_path_exists(path))
+		return 0;
+	/* Unloading zram removes every zram device, also a user's. */
+	if (!strcmp(name, "zram") && zram_configured(path, sizeof(path))) {
+		rr_warn("left module zram loaded: %s is configured (not by this run)",
+			path);
+		return JOURNAL_LEFT;
+	}
+	ret = rr_run(argv, true);
+	if (ret)
+		return ret < 0 ? ret : -EBUSY;
+	if (verbose)
+		rr_msg("unloaded module %s", name);
+	return 0;
+}
+
+bool rr_swap_active(struct rr_swap *s)
+{
+	char line[512], dev[256], type[32];
+	unsigned long long size, used;
+	bool found = false;
+	FILE *f = fopen("/proc/swaps", "re");
+
+	if (!f)
+		return false;
+	/* Header line first; then "Filename Type Size Used Priority". */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %31s %llu %llu", dev, type, &size,
+			   &used) != 4)
+			continue;
+		if (s && !found) {
+			memset(s, 0, sizeof(*s));
+			snprintf(s->dev, sizeof(s->dev), "%s", dev);
+			s->size_kb = size;
+			s->used_kb = used;
+		}
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+bool rr_swap_zram_possible(char *why, size_t len)
+{
+	char val[8];
+
+	/* A zram swap is made with util-linux's mkswap: a need, declared. */
+	if (!rr_have_command("mkswap")) {
+		snprintf(why, len,
+			 "no swap is active and mkswap (util-linux) is not in PATH to make a zram swap");
+		return false;
+	}
+	if (rr_path_exists(HOT_ADD))
+		return true;
+	if (rr_kconfig("ZRAM", val, sizeof(val)) == 1 && !strcmp(val, "m") &&
+	    !rr_path_exists("/sys/module/zram"))
+		return true;
+	snprintf(why, len, "no swap is active and zram is not available (%s missing)",
+		 HOT_ADD);
+	return false;
+}
+
+static int load_zram(char *why, size_t len)
+{
+	const char *argv[] = { "modprobe", "zram", NULL };
+	int ret;
+
+	if (rr_path_exists(HOT_ADD))
+		return 0;
+	ret = journal_record(J_MODULE, "zram", "");
+	if (!ret)
+		ret = rr_run(argv, true);
+	if (ret || !rr_path_exists(HOT_ADD)) {
+		snprintf(why, len, "modprobe zram failed");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int wait_node(const char *dev)
+{
+	int i;
+
+	/* devtmpfs creates the node right after hot_add; allow a moment. */
+	for (i = 0; i < 200 && !rr_path_exists(dev); i++)
+		rr_sleep_ms(10);
+	return rr_path_exists(dev) ? 0 : -ENOENT;
+}
+
+int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
+		   size_t len)
+{
+	const char *mkswap[] = { "mkswap", NULL, NULL };
+	char id[16], path[128], size[32], ident[96];
+	int err;
+
+	if (rr_swap_active(s))
+		return 0;
+	memset(s, 0, sizeof(*s));
+	err = load_zram(why, len);
+	if (err)
+		return err;
+	/*
+	 * Reading hot_add creates the device and names it in one step; a
+	 * SIGKILL between that read and the journal record below would
+	 * leave an empty, unused zram device behind (no swap on it).
+	 */
+	err = rr_read_file(HOT_ADD, id, sizeof(id));
+	/* Its identity: a replay must never reset a device made later. */
+	if (!err)
+		err = zram_ident(id, ident, sizeof(ident));
+	if (!err)
+		err = journal_record(J_ZRAM, id, ident);
+	if (err) {
+		snprintf(why, len, "zram hot_add: %s", strerror(-err));
+		return err;
+	}
+	snprintf(s->dev, sizeof(s->dev), "/dev/zram%s", id);
+	s->created = true;
+	s->size_kb = mb << 10;
+
+	snprintf(path, sizeof(path), "/sys/block/zram%s/disksize", id);
+	snprintf(size, sizeof(size), "%lluM", mb);
+	err = rr_write_file(path, size);
+	if (!err)
+		err = wait_node(s->dev);
+	if (err) {
+		snprintf(why, len, "zram%s: %s", id, strerror(-err));
+		return err;
+	}
+	mkswap[1] = s->dev;
+	err = rr_run(mkswap, true);
+	if (err) {
+		snprintf(why, len, "mkswap %s failed (%d)", s->dev, err);
+		return -EIO;
+	}
+	snprintf(ident + strlen(ident), sizeof(ident) - strlen(ident),
+		 " disksize=%llu", mb << 20);
+	err = journal_record(J_SWAPON, s->dev, ident);
+	if (!err && swapon(s->dev, 0))
+		err = -errno;
+	if (err)
+		snprintf(why, len, "swapon %s: %s", s->dev, strerror(-err));
+	return err;
+}
+
+void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s (%s%llu MiB, %s)", s->dev,
+		 strncmp(s->dev, "/dev/zram", 9) ? "" : "zram, ",
+		 s->size_kb >> 10,
+		 s->created ? "created for the run" : "already active");
+}
+
+static int undo_module_rec(const char *name, const char *unused,
+			   bool verbose)
+{
+	return undo_module(name, verbose);
+}
+
+const struct journal_undo rr_undo_swapon = { J_SWAPON, undo_swapon };
+const struct journal_undo rr_undo_zram = { J_ZRAM, undo_zram };
+const struct journal_undo rr_undo_module = { J_MODULE, undo_module_rec };

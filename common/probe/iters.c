@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+
+#include "journal/journal.h"
+#include "lib/util.h"
+#include "mm/sysinfo.h"
+#include "probe/bracket.h"
+#include "probe/iters.h"
+#include "probe/probe.h"
+#include "probe/walkfn.h"
+
+static const char *const fn[2] = {
+	"anon_vma_interval_tree_iter_first",
+	"anon_vma_interval_tree_iter_next",
+};
+static const char *const ev[2] = { "rr_iter_first", "rr_iter_next" };
+
+/* The kallsyms names (suffixes included) of the two iterator functions. */
+static bool resolve(char sym[2][128])
+{
+	char line[256], name[128];
+	int found = 0, i;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return false;
+	while (found < 2 && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "anon_vma_interval_tree_iter_") ||
+		    sscanf(line, "%*s %*s %127s", name) != 1)
+			continue;
+		for (i = 0; i < 2; i++)
+			if (!sym[i][0] && rr_ksym_match(name, fn[i])) {
+				snprintf(sym[i], 128, "%s", name);
+				found++;
+			}
+	}
+	fclose(f);
+	return found == 2;
+}
+
+bool rr_iters_available(char *why, size_t len)
+{
+	char sym[2][128] = { "", "" };
+
+	if (!tracefs_file_exists(NULL, "kprobe_events")) {
+		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
+		return false;
+	}
+	if (rr_kconfig("HIST_TRIGGERS", NULL, 0) == 0) {
+		snprintf(why, len, "CONFIG_HIST_TRIGGERS is not set");
+		return false;
+	}
+	if (!resolve(sym)) {
+		snprintf(why, len, "%s or %s is not in /proc/kallsyms", fn[0],
+			 fn[1]);
+		return false;
+	}
+	return true;
+}
+
+/* The walk kprobe of a page type (the anon_vma walks only). */
+static const char *const walk_ev[RR_PT_MAX] = {
+	[RR_PT_KSM] = "rr_count_walk_ksm",
+	[RR_PT_ANON] = "rr_count_walk_anon",
+};
+
+/* The walk kprobes and the synthetic event that carries the ids. */
+static int prepare_items(char *note, size_t nlen)
+{
+	struct rr_walkfn fns[RR_PT_MAX];
+	char path[256];
+	int err, t;
+
+	if (!tracefs_file_exists(NULL, "synthetic_events")) {
+		snprintf(note, nlen,
+			 "no synthetic_events (CONFIG_SYNTH_EVENTS off): totals only");
+		return -ENOENT;
+	}
+	if (rr_trace_event_exists("synthetic", RR_STEP_SYNTH)) {
+		snprintf(note, nlen,
+			 "synthetic/%s exists already (not ours): totals only",
+			 RR_STEP_SYNTH);
+		return -EEXIST;
+	}
+	memset(fns, 0, sizeof(fns));
+	rr_walkfn_resolve(fns);
+	for (t = 0; t < RR_PT_MAX; t++) {
+		if (!walk_ev[t])
+			continue;
+		if (!fns[t].found) {
+			snprintf(note, nlen,
+				 "the %s walk function is not in /proc/kallsyms: totals only",
+				 rr_page_type_name(t));
+			return -ENOENT;
+		}
+		err = rr_kprobe_create(walk_ev[t], fns[t].name, false, note,
+				       nlen);
+		if (err)
+			return err;
+	}
+	snprintf(path, sizeof(path), "synthetic/%s", RR_STEP_SYNTH);
+	err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
+	if (err)
+		return err;
+	if (tracefs_instance_file_append(NULL, "synthetic_events",
+					 RR_STEP_SYNTH " u64 wid; u64 sid\n") < 0) {
+		err = errno ? -errno : -EIO;
+		snprintf(note, nlen, "cannot create synthetic/%s: %s",
+			 RR_STEP_SYNTH, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
+		     size_t len)
+{
+	char sym[2][128] = { "", "" };
+	int i, err;
+
+	if (!resolve(sym)) {
+		snprintf(why, len, "iterator functions not found");
+		return -ENOENT;
+	}
+	for (i = 0; i < 2; i++) {
+		err = rr_kprobe_create(ev[i], sym[i], false, why, len);
+		if (err)
+			return err;
+	}
+	note[0] = '\0';
+	*per_item = !prepare_items(note, nlen);
+	return 0;
+}
+
+#define NR_TRIG 4
+enum { T_WALK, T_FIRST, T_NEXT, T_STEP };
+
+/*
+ * The triggers. T_FIRST and T_NEXT count per task; with per_item,
+ * T_WALK keeps the walk's id, T_FIRST the walk's and the rmap_item's id
+ * (its own time: it changes on every call, so onchange fires each time),
+ * and both fire the step event that T_STEP counts per rmap_item.
+ */
+static void triggers(int pid, bool per_item, char trig[NR_TRIG][320])
+{
+	memset(trig, 0, NR_TRIG * sizeof(*trig));
+	if (!per_item) {
+		snprintf(trig[T_FIRST], 320,
+			 "hist:keys=common_pid:vals=hitcount if common_pid == %d",
+			 pid);
+		memcpy(trig[T_NEXT], trig[T_FIRST], 320);
+		return;
+	}
+	snprintf(trig[T_WALK], 320,
+		 "hist:keys=common_pid:vals=hitcount:rr_wid=common_timestamp if common_pid == %d",
+		 pid);
+	snprintf(trig[T_FIRST], 320,
+		 "hist:keys=common_pid:vals=hitcount:rr_w=$rr_wid,rr_sid=common_timestamp:onchange($rr_sid).trace(%s,$rr_w,$rr_sid) if common_pid == %d",
+		 RR_STEP_SYNTH, pid);
+	snprintf(trig[T_NEXT], 320,
+		 "hist:keys=common_pid:vals=hitcount:onmatch(%s.%s).trace(%s,$rr_w,$rr_sid) if common_pid == %d",
+		 RR_KPROBE_GROUP, ev[0], RR_STEP_SYNTH, pid);
+	/* Up to 512 rmap_items per walk here; room for many walks. */
+	snprintf(trig[T_STEP], 320,
+		 "hist:keys=wid,sid:vals=hitcount:sort=wid,sid:size=16384");
+}
+
+static const char *trig_system(int i)
+{
+	return i == T_STEP ? "synthetic" : RR_KPROBE_GROUP;
+}
+
+static const char *trig_event(int i, enum rr_page_type type)
+{
+	switch (i) {
+	case T_WALK:
+		return walk_ev[type];
+	case T_FIRST:
+		return ev[0];
+	case T_NEXT:
+		return ev[1];
+	default:
+		return RR_STEP_SYNTH;
+	}
+}
+
+/*
+ * Remove the triggers that were added, those that refer to others first.
+ * Truncating an event's trigger file removes its triggers, and in the
+ * private instance they are all ours.
+ */
+static void disarm(struct rr_trace *t, enum rr_page_type type, int added)
+{
+	static const int order[NR_TRIG] = { T_NEXT, T_FIRST, T_WALK, T_STEP };
+	int k;
+
+	for (k = 0; k < NR_TRIG; k++)
+		if (added & (1 << order[k]))
+			tracefs_event_file_clear(t->inst, trig_system(order[k]),
+						 trig_event(order[k], type),
+						 "trigger");
+}
+
+static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
+	       bool per_item, char *why, size_t len)
+{
+	static const int order[NR_TRIG] = { T_STEP, T_WALK, T_FIRST, T_NEXT };
+	char trig[NR_TRIG][320], *err;
+	int added = 0, k;
+
+	if (per_item && !walk_ev[type]) {
+		snprintf(why, len, "no walk kprobe for the %s case",
+			 rr_page_type_name(type));
+		return -EINVAL;
+	}
+	triggers(pid, per_item, trig);
+	for (k = 0; k < NR_TRIG; k++) {
+		int i = order[k];
+
+		if (!trig[i][0])
+			continue;
+		/*
+		 * A trigger alone soft-enables the event: the hist counts
+		 * every hit and no record is written to the ring buffer.
+		 */
+		if (tracefs_event_file_append(t->inst, trig_system(i),
+					      trig_event(i, type), "trigger",
+					      trig[i]) >= 0) {
+			added |= 1 << i;
+			continue;
+		}
+		err = tracefs_error_last(t->inst);
+		snprintf(why, len, "cannot add '%s' to %s/%s: %s", trig[i],
+			 trig_system(i), trig_event(i, type),
+			 err ? err : strerror(errno));
+		free(err);
+		disarm(t, type, added);
+		return -EIO;
+	}
+	return 0;
+}
+
+int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
+		 bool *per_item, char *note, size_t nlen, char *why,
+		 size_t len)
+{
+	if (*per_item && !arm(t, pid, type, true, note, nlen))
+		return 0;
+	*per_item = false;
+	return arm(t, pid, type, false, why, len);
+}
+
+unsigned long long rr_hist_hitcount(const char *text, int pid)
+{
+	unsigned long long sum = 0;
+	const char *p = text;
+
+	/* "{ common_pid:        123 } hitcount:    5120000" */
+	while (p && (p = strstr(p, "common_pid:"))) {
+		char *end;
+		long k = strtol(p + 11, &end, 10);
+		const char *h = strstr(end, "hitcount:");
+		const char *nl = strchr(end, '\n');
+
+		p = end;
+		if (!h || (nl && h > nl) || k != pid)
+			continue;
+		sum += strtoull(h + 9, NULL, 10);
+	}
+	return sum;
+}
+
+long rr_hist_items(const char *text, struct rr_item_count **out,
+		   unsigned long long *dropped)
+{
+	struct rr_item_count *v = NULL, *nv;
+	size_t n = 0, cap = 0;
+	const char *line, *d;
+
+	*out = NULL;
+	*dropped = 0;
+	/* "{ wid:     123456789, sid:     123456999 } hitcount:      19980" */
+	for (line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		unsigned long long w, s, h;
+
+		if (sscanf(line, "{ wid: %llu, sid: %llu } hitcount: %llu",
+			   &w, &s, &h) != 3)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return -1;
+			}
+			v = nv;
+		}
+		v[n].wid = w;
+		v[n].sid = s;
+		v[n].steps = h;
+		n++;
+	}
+	d = text ? strstr(text, "Dropped:") : NULL;
+	if (d)
+		*dropped = strtoull(d + 8, NULL, 10);
+	*out = v;
+	return (long)n;
+}
+
+static unsigned long long read_count(struct rr_trace *t, const char *event,
+				     int pid, int *err)
+{
+	char *text = tracefs_event_file_read(t->inst, RR_KPROBE_GROUP, event,
+					     "hist", NULL);
+	unsigned long long n = text ? rr_hist_hitcount(text, pid) : 0;
+
+	if (!text)
+		*err = -EIO;
+	free(text);
+	return n;
+}
+
+int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
+		  bool per_item, struct rr_iter_counts *out)
+{
+	char *text;
+	int err = 0;
+	long n;
+
+	memset(out, 0, sizeof(*out));
+	out->first = read_count(t, ev[0], pid, &err);
+	out->next = read_count(t, ev[1], pid, &err);
+	if (per_item) {
+		out->walks = read_count(t, walk_ev[type], pid, &err);
+		text = tracefs_event_file_read(t->inst, "synthetic",
+					       RR_STEP_SYNTH, "hist", NULL);
+		n = text ? rr_hist_items(text, &out->items, &out->dropped) : -1;
+		if (n < 0)
+			err = -EIO;
+		else
+			out->nitems = n;
+		free(text);
+	}
+	disarm(t, type, per_item ? 0xf : 1 << T_FIRST | 1 << T_NEXT);
+	return err;
+}
+
+void rr_iter_counts_free(struct rr_iter_counts *c)
+{
+	free(c->items);
+	c->items = NULL;
+	c->nitems = 0;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct rr_item_count *x = a, *y = b;
+
+	if (x->wid != y->wid)
+		return x->wid < y->wid ? -1 : 1;
+	return x->sid < y->sid ? -1 : x->sid > y->sid;
+}
+
+size_t rr_iters_attribute(struct rr_item_count *items, size_t n,
+			  unsigned long long walks, struct rr_samples *per_walk,
+			  struct rr_samples *per_item)
+{
+	unsigned long long steps = 0;
+	size_t i, seen = 0;
+
+	if (n)
+		qsort(items, n, sizeof(*items), cmp_item);
+	for (i = 0; i < n; i++) {
+		rr_samples_add(per_item, (double)items[i].steps);
+		steps += items[i].steps;
+		if (i + 1 == n || items[i + 1].wid != items[i].wid) {
+			rr_samples_add(per_walk, (double)steps);
+			steps = 0;
+			seen++;
+		}
+	}
+	for (i = seen; i < walks; i++)
+		rr_samples_add(per_walk, 0);
+	return seen;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counting interval-tree steps inside the walks (--iterations): an
+ * unfixed KSM walk visits every VMA of the anon_vma for each rmap_item,
+ * millions of steps. Each step is a call of anon_vma_interval_tree_iter_
+ * first() (one per rmap_item) or _next(); kprobes of the suite's group on
+ * both feed hist triggers keyed by task, so the counting happens in the
+ * kernel and nothing per step reaches the ring buffer. The probes slow
+ * the walks down: the counting pass is separate and says by how much.
+ *
+ * Per rmap_item and per walk, where the kernel has synthetic events: a
+ * kprobe on the case's walk function keeps the time each walk began in a
+ * hist variable of its task (its id); iter_first() keeps the walk's id
+ * and its own time (the rmap_item's id); it and every iter_next() fire
+ * the synthetic event rmap_repro_step(wid, sid), and a hist keyed by both
+ * counts them. The ids never leave the kernel's clock, and still nothing
+ * per step reaches the ring buffer. A step made outside a walk of the
+ * case's type (none in these patterns: every filled page is of that
+ * type) would count for the task's previous walk.
+ */
+#ifndef RR_ITERS_H
+#define RR_ITERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/stats.h"
+#include "pattern/pattern.h"
+#include "probe/trace.h"
+
+#define RR_STEP_SYNTH "rmap_repro_step"
+
+/* One rmap_item: its walk, when its iter_first() ran, its steps (calls). */
+struct rr_item_count {
+	uint64_t wid, sid;
+	uint64_t steps;
+};
+
+struct rr_iter_counts {
+	unsigned long long first, next;	/* the task's totals */
+	unsigned long long walks;	/* walks begun, when per item */
+	struct rr_item_count *items;	/* per rmap_item, when armed so */
+	size_t nitems;
+	unsigned long long dropped;	/* rmap_items the hist had no room */
+};
+
+bool rr_iters_available(char *why, size_t len);
+/*
+ * Create the kprobes and, when the kernel has synthetic events, the step
+ * event (journaled; before the instance exists). *per_item says whether
+ * per-rmap_item counting is possible; if not, note says why.
+ */
+int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
+		     size_t len);
+/*
+ * Start counting the steps of one task in the instance. If the per-item
+ * triggers are refused, *per_item becomes false, note says why, and the
+ * totals are counted alone.
+ */
+int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
+		 bool *per_item, char *note, size_t nlen, char *why,
+		 size_t len);
+/* Read the counts of that task and stop counting. */
+int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
+		  bool per_item, struct rr_iter_counts *out);
+void rr_iter_counts_free(struct rr_iter_counts *c);
+/* Sum the hitcount of a task's entries in a hist file's text. */
+unsigned long long rr_hist_hitcount(const char *text, int pid);
+/*
+ * The entries of the hist keyed by wid and sid: the rmap_items, and the
+ * "Dropped:" total. Returns the number of entries or -1.
+ */
+long rr_hist_items(const char *text, struct rr_item_count **out,
+		   unsigned long long *dropped);
+/*
+ * Add each rmap_item's steps to per_item and each walk's (the sum of its
+ * rmap_items') to per_walk; walks that reached no rmap_item (walks begun
+ * beyond the walk ids seen) add 0. Returns the number of walks seen.
+ */
+size_t rr_iters_attribute(struct rr_item_count *items, size_t n,
+			  unsigned long long walks, struct rr_samples *per_walk,
+			  struct rr_samples *per_item);
+
+#endif

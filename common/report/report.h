@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Report output: human text that fits 72 columns (for mail), KTAP for
+ * kselftest runners, and JSON for tools (schema: docs/results.md).
+ */
+#ifndef RR_REPORT_H
+#define RR_REPORT_H
+
+#include <stdio.h>
+
+#include "model/result.h"
+
+void rr_report_text(FILE *f, const struct rr_result *r);
+void rr_report_ktap(FILE *f, const struct rr_result *r);
+void rr_report_json(FILE *f, const struct rr_result *r);
+
+/* Shared wording, so that the three formats say the same thing. */
+/* A case in words: the reproducer's, or its pages, walk and role. */
+void rr_case_what(const struct rr_case_result *c, char *buf, size_t len);
+/*
+ * For a trigger that times its own calls: the calls' total, the part
+ * timed apart (where it was), the walks the probe timed inside them, and
+ * the rest, ms. false: no call timed.
+ */
+struct rr_split {
+	double calls, part, walks, rest;
+	bool part_timed;
+	char part_why[192];		/* the part is not timed: why */
+};
+
+bool rr_call_split(const struct rr_result *r, const struct rr_case_result *c,
+		   struct rr_split *sp);
+/* How the trigger's part is timed, or why it is not, in words. */
+void rr_part_text(const struct rr_result *r, char *buf, size_t size);
+/* The split in words ("" with no call timed). */
+void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size);
+/* Pressure trigger: what the load held, how low memory went, outcomes. */
+void rr_pressure_text(const struct rr_result *r, char *buf, size_t size);
+/* A trigger that works anywhere: who ran the case's counted intervals. */
+void rr_walkers_text(const struct rr_result *r, const struct rr_case_result *c,
+		     char *buf, size_t size);
+/* The ksm-scan trigger: what ksmd did in a case ("" if it did not run). */
+void rr_ksmd_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
+void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size);
+/* --probe-cost and --iterations of a case, one sentence each ("" if
+ * not run). */
+void rr_cost_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
+void rr_iter_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
+/*
+ * --iterations with a walk-level probe: the mean walk of the probe's
+ * pass over the mean steps per walk of the counting pass, us per
+ * interval-tree step; < 0 where it cannot be had.
+ */
+double rr_step_cost_us(const struct rr_result *r,
+		       const struct rr_case_result *c);
+/* Which clock times a probe's samples. */
+const char *rr_probe_clock(int bracket);
+/* How the victim was run, in a sentence or three. */
+void rr_victim_text(const struct rr_result *r, char *buf, size_t size);
+/* "[128 ms, 256 ms)" */
+void rr_hist_label(int b, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trigger pressure: the whole machine runs short of memory, as a
+ * production machine does, while the pattern is resident and swap (zram)
+ * is on. stress-ng locks memory until free memory sinks below the low
+ * watermark (pressure.h says how it is bounded); kswapd, and any task
+ * that allocates below the min watermark, then reclaim, and walk the
+ * pattern's pages with every other page they scan. The load is stopped
+ * as soon as the pattern is unmapped, or when it stops going, or after
+ * RR_PRESSURE_MAX_S; at once if MemFree falls below --min-free-mb.
+ *
+ * The walks run in kswapd and in the allocating tasks: the probes trace
+ * every task (the trigger is "anywhere") and the report counts who ran
+ * each interval. Opt-in only: auto never picks it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal/journal.h"
+#include "lib/util.h"
+#include "mm/pressure.h"
+#include "mm/swap.h"
+#include "model/repro.h"
+#include "model/result.h"
+#include "probe/bracket.h"
+#include "probe/tasks.h"
+#include "trigger/trigger.h"
+
+/* Longest pressure phase, s: well under a minute on any machine. */
+#define RR_PRESSURE_MAX_S 45
+/* How long the pattern may stop going before the load is stopped. */
+#define STALL_MS 3000
+#define WSF_PATH "/proc/sys/vm/watermark_scale_factor"
+
+static const char *const kconfig[] = { "SWAP", "MEMCG", NULL };
+
+/* The load tasks a phase may have: more go unreaped, to init. */
+#define MAX_SEEN 64
+
+struct state {
+	struct rr_memcg cg;		/* the load's group */
+	int seen[MAX_SEEN];		/* its tasks met in this phase */
+	int nr_seen;
+	struct rr_memcg scratch;	/* where kswapd is revived */
+	struct rr_memcg home;		/* the reproducer's own group */
+	unsigned long wsf_found, wsf_want;	/* watermark_scale_factor */
+	struct rr_result *res;
+};
+
+static struct state st;
+
+static bool available(char *why, size_t len)
+{
+	char mnt[256];
+
+	if (!rr_have_command("stress-ng")) {
+		snprintf(why, len,
+			 "stress-ng is not installed (scripts/install-deps installs it)");
+		return false;
+	}
+	if (rr_memcg_detect(mnt, sizeof(mnt), why, len) == RR_MEMCG_NONE)
+		return false;
+	if (!rr_swap_active(NULL) && !rr_swap_zram_possible(why, len))
+		return false;
+	return rr_bracket_available(RR_BR_LRU_BATCH, why, len);
+}
+
+/*
+ * Widen the min-to-low gap to four times the floor (journaled), for a
+ * phase only: raised watermarks count as reserved in MemAvailable, which
+ * the floor checks between phases read. w gets the watermarks set.
+ */
+static int raise_watermarks(struct rr_watermarks *w, char *why, size_t len)
+{
+	char v[32];
+	int err;
+
+	if (st.wsf_want == st.wsf_found)
+		return rr_watermarks_read(w);
+	snprintf(v, sizeof(v), "%lu", st.wsf_want);
+	err = journal_knob_set(WSF_PATH, v);
+	if (!err)
+		err = rr_watermarks_read(w);
+	if (err)
+		snprintf(why, len, "vm.watermark_scale_factor %s: %s", v,
+			 strerror(-err));
+	return err;
+}
+
+/*
+ * Back to the value found (the journal keeps it for a killed run). A
+ * failure leaves the watermarks raised between phases, where the floor
+ * checks read MemAvailable: said, in the result's watermarks and here.
+ */
+static void lower_watermarks(struct rr_pressure_result *pr)
+{
+	size_t o = strlen(pr->watermarks);
+	char v[32];
+	int err;
+
+	snprintf(v, sizeof(v), "%lu", st.wsf_found);
+	if (st.wsf_want == st.wsf_found)
+		return;
+	err = journal_knob_set(WSF_PATH, v);
+	if (!err)
+		return;
+	rr_warn("cannot put vm.watermark_scale_factor back to %s between phases: %s",
+		v, strerror(-err));
+	if (!strstr(pr->watermarks, "NOT put back") &&
+	    o < sizeof(pr->watermarks))
+		snprintf(pr->watermarks + o, sizeof(pr->watermarks) - o,
+			 "; NOT put back between phases: %s", strerror(-err));
+}
+
+/* What the phases will set, and whether the floor fits below it. */
+static int watermarks(struct rr_pressure_result *pr, char *why, size_t len)
+{
+	struct rr_watermarks w;
+	unsigned long long now = 0, left;
+	int err;
+
+	err = rr_watermarks_read(&w);
+	if (!err)
+		err = rr_read_ull(WSF_PATH, &now);
+	if (err) {
+		snprintf(why, len, "cannot read the watermarks: %s",
+			 strerror(-err));
+		return err;
+	}
+	st.wsf_found = now;
+	st.wsf_want = rr_pressure_wsf(&w, now, pr->floor_kb);
+	err = raise_watermarks(&w, why, len);
+	pr->watermarks[0] = '\0';
+	lower_watermarks(pr);
+	if (err)
+		return err;
+	if (pr->watermarks[0]) {
+		snprintf(why, len, "vm.watermark_scale_factor could not be put back to %llu%s",
+			 now, pr->watermarks);
+		return -EIO;
+	}
+	if (st.wsf_want == now)
+		snprintf(pr->watermarks, sizeof(pr->watermarks),
+			 "as found (vm.watermark_scale_factor %llu; min %llu MiB, low %llu MiB)",
+			 now, w.min_kb >> 10, w.low_kb >> 10);
+	else
+		snprintf(pr->watermarks, sizeof(pr->watermarks),
+			 "vm.watermark_scale_factor %llu -> %lu during each phase (journaled): min %llu MiB, low %llu MiB, high %llu MiB",
+			 now, st.wsf_want, w.min_kb >> 10, w.low_kb >> 10,
+			 w.high_kb >> 10);
+	/* the gap cannot hold the floor: a skip that says what would */
+	left = w.min_kb + (w.low_kb - w.min_kb) / 3;
+	if (left < pr->floor_kb) {
+		snprintf(why, len,
+			 "the --min-free-mb floor of %llu MiB does not fit below the low watermark even at vm.watermark_scale_factor %lu: at most %llu MiB here",
+			 pr->floor_kb >> 10, st.wsf_want, left >> 10);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
+		 char *why, size_t len)
+{
+	struct rr_pressure_result *pr = &res->pressure;
+	char name[64];
+	int err;
+
+	st.res = res;
+	/* the loads' orphaned workers come to us, to be reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	pr->floor_kb = rr_cfg.min_free_mb << 10;
+	pr->bound_s = RR_PRESSURE_MAX_S;
+	pr->min_free_kb = pr->min_avail_kb = ~0ULL;
+	err = rr_swappiness_set(why, len);
+	if (!err)
+		err = rr_swap_setup(res, why, len);
+	if (err)
+		return err;
+	rr_phase(res, "setup: the load's memory cgroup");
+	snprintf(name, sizeof(name), "rmap-repro-load-%d", getpid());
+	err = rr_memcg_create(&st.cg, name, why, len);
+	if (err)
+		return err;
+	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
+		 rr_memcg_ver_name(st.cg.ver), st.cg.path);
+	snprintf(name, sizeof(name), "rmap-repro-revive-%d", getpid());
+	err = rr_memcg_current(&st.home, why, len);
+	if (!err)
+		err = rr_memcg_create(&st.scratch, name, why, len);
+	if (err)
+		return err;
+	rr_phase(res, "setup: watermarks");
+	return watermarks(pr, why, len);
+}
+
+static void meminfo(struct rr_pressure_result *pr,
+		    unsigned long long *free_kb)
+{
+	unsigned long long avail;
+
+	if (!rr_read_keyed("/proc/meminfo", "MemFree", free_kb) &&
+	    *free_kb < pr->min_free_kb)
+		pr->min_free_kb = *free_kb;
+	if (!rr_read_keyed("/proc/meminfo", "MemAvailable", &avail) &&
+	    avail < pr->min_avail_kb)
+		pr->min_avail_kb = avail;
+}
+
+/* The load's tasks do the direct reclaims: note them as they come. */
+static void note_load(void)
+{
+	int pids[64], n, i, k;
+
+	n = rr_memcg_tasks(&st.cg, pids, 64);
+	for (i = 0; i < n; i++) {
+		rr_tasks_add(RR_TASK_LOAD, pids[i]);
+		for (k = 0; k < st.nr_seen && st.seen[k] != pids[i]; k++)
+			;
+		if (k == st.nr_seen && k < MAX_SEEN)
+			st.seen[st.nr_seen++] = pids[i];
+	}
+}
+
+/*
+ * The loads' workers, orphaned when stress-ng's main process is killed,
+ * come to the measuring process (a child subreaper): reap them, so that
+ * no task of a load outlives its phase.
+ */
+static void reap_seen(void)
+{
+	int i, status;
+
+	for (i = 0; i < st.nr_seen; i++)
+		waitpid(st.seen[i], &status, 0);
+	st.nr_seen = 0;
+}
+
+/*
+ * Let kswapd finish the batches the load started while the trace still
+ * runs: until pgscan_kswapd stops moving (at most 2 s).
+ */
+static void settle(void)
+{
+	unsigned long long a = 0, b = 1;
+	int i;
+
+	for (i = 0; i < 10 && a != b; i++) {
+		rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &a);
+		rr_sleep_ms(200);
+		rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &b);
+	}
+}
+
+static void revive(struct rr_pressure_result *pr)
+{
+	char how[160];
+	int err = rr_kswapd_revive(&st.scratch, &st.home, how, sizeof(how));
+
+	if (!err)
+		pr->revived++;
+	if (getenv("RMAP_REPRO_DEBUG"))
+		rr_msg("debug: kswapd revival: %s",
+		       err ? strerror(-err) : how);
+}
+
+/*
+ * Memory a load just killed frees for a while after its tasks are gone:
+ * size the next one only once MemFree has stopped rising (at most 5 s).
+ */
+static void settle_free(void)
+{
+	unsigned long long a = 0, b = 0;
+	int i;
+
+	rr_read_keyed("/proc/meminfo", "MemFree", &a);
+	for (i = 0; i < 50; i++) {
+		rr_sleep_ms(100);
+		rr_read_keyed("/proc/meminfo", "MemFree", &b);
+		if (b < a + (16 << 10))
+			break;
+		a = b;
+	}
+}
+
+enum outcome { REACHED, PARTLY, MISSED, EMERGENCY, FAILED };
+
+/* Loads a phase may start: the first, then top-ups. */
+#define MAX_LOADS 4
+
+struct phase {
+	struct rr_load load[MAX_LOADS];
+	int nloads, workers;
+	unsigned long long bytes;	/* all loads together */
+	uint64_t started;		/* the last load, ns */
+};
+
+/* The phase in words (how), counted; the trigger's return. */
+static int outcome(enum outcome out, const struct phase *ph,
+		   size_t present0, size_t last, uint64_t reach_ns,
+		   bool probe_pass, const char *why, char *how, size_t len)
+{
+	struct rr_pressure_result *pr = &st.res->pressure;
+	static const char *const ends[] = {
+		[REACHED] = "the pattern was unmapped",
+		[PARTLY] = "no more of the pattern went for 3 s",
+		[MISSED] = "the bound passed before any of the pattern went",
+		[EMERGENCY] = "EMERGENCY: MemFree went below --min-free-mb",
+	};
+
+	if (out == FAILED) {
+		snprintf(how, len, "%s", why);
+		return -ECHILD;
+	}
+	snprintf(how, len,
+		 "stress-ng locked %llu MiB (%d load%s of %d workers); %zu of %zu resident pattern pages unmapped, the first after %.1f s; stopped: %s",
+		 ph->bytes >> 20, ph->nloads, ph->nloads == 1 ? "" : "s",
+		 ph->workers, present0 - last, present0,
+		 (double)reach_ns / NSEC_PER_SEC, ends[out]);
+	switch (out) {
+	case REACHED:
+		pr->reached++;
+		return 0;
+	case PARTLY:
+		pr->partly++;
+		return 0;
+	case MISSED:
+		pr->missed++;
+		/*
+		 * With a victim writing the rmap lock, kswapd's walks back
+		 * off and may never unmap the pattern: the victim's pass
+		 * measures its stalls all the same.
+		 */
+		return probe_pass ? -ENODATA : 0;
+	default:
+		pr->emergency++;
+		return -ENOMEM;
+	}
+}
+
+/* One more load of bytes, the group's cap raised to hold it too. */
+static int add_load(struct phase *ph, unsigned long long bytes, char *why,
+		    size_t len)
+{
+	unsigned long long total = ph->bytes + bytes;
+	int err;
+
+	/* its own pages, page tables and stacks beside what it locks */
+	err = rr_memcg_cap(&st.cg, total + ((64ULL << 20) + total / 128));
+	if (!err)
+		err = rr_load_start(&ph->load[ph->nloads], &st.cg, bytes,
+				    ph->workers, RR_PRESSURE_MAX_S + 5, why,
+				    len);
+	if (err)
+		return err;
+	ph->nloads++;
+	ph->bytes = total;
+	ph->started = rr_now_ns();
+	return 0;
+}
+
+/*
+ * The loads hold all they were asked for and free memory is still above
+ * the low watermark (memory came back since the first was sized): top
+ * up. Sized again from the watermarks, 2 s after the last load.
+ */
+static int top_up(struct phase *ph, const struct rr_watermarks *w,
+		  unsigned long long free_kb, uint64_t now, char *why,
+		  size_t len)
+{
+	struct rr_pressure_result *pr = &st.res->pressure;
+	unsigned long long usage = 0, bytes;
+	char no[256];
+
+	if (ph->nloads == MAX_LOADS || now - ph->started < 2 * NSEC_PER_SEC ||
+	    free_kb < w->low_kb + w->reserve_kb + (64 << 10) ||
+	    rr_memcg_usage(&st.cg, &usage) || usage < ph->bytes / 100 * 99)
+		return 0;
+	bytes = rr_pressure_bytes(w, free_kb, pr->floor_kb, no, sizeof(no));
+	return bytes ? add_load(ph, bytes, why, len) : 0;
+}
+
+static bool any_exited(struct phase *ph, char *why, size_t len)
+{
+	int i;
+
+	for (i = 0; i < ph->nloads; i++)
+		if (rr_load_exited(&ph->load[i], why, len))
+			return true;
+	return false;
+}
+
+static void stop_loads(struct phase *ph)
+{
+	int i;
+
+	note_load();
+	for (i = 0; i < ph->nloads; i++)
+		rr_load_stop(&ph->load[i], &st.cg);
+	reap_seen();
+}
+
+static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
+{
+	struct rr_pressure_result *pr = &st.res->pressure;
+	const struct rr_pattern *p = ctx->pattern;
+	unsigned long long free_kb = 0, bytes, oom0 = 0, oom1 = 0;
+	unsigned long long scan0 = 0, scan = 0, seen = 0;
+	size_t present0 = 0, present, last, swapped;
+	uint64_t t0, changed, now, reach_ns = 0, ran_at;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct phase ph = { .workers = cpus < 1 ? 1 : cpus > 8 ? 8 : cpus };
+	enum outcome out = MISSED;
+	struct rr_watermarks w;
+	char why[256] = "";
+	int err;
+
+	rr_read_keyed("/proc/vmstat", "oom_kill", &oom0);
+	if (rr_pattern_residency(p, &present0, &swapped) || !present0) {
+		snprintf(how, len, "no page of the pattern is resident");
+		return -ENODATA;
+	}
+	settle_free();
+	meminfo(pr, &free_kb);
+	err = raise_watermarks(&w, how, len);
+	if (err)
+		return err;
+	bytes = rr_pressure_bytes(&w, free_kb, pr->floor_kb, how, len);
+	err = bytes ? add_load(&ph, bytes, why, sizeof(why)) : -ENOSPC;
+	if (err) {
+		lower_watermarks(pr);
+		if (bytes)
+			snprintf(how, len, "%s", why[0] ? why : strerror(-err));
+		return err;
+	}
+	snprintf(pr->cmd, sizeof(pr->cmd), "%s", ph.load[0].cmd);
+	pr->workers = ph.workers;
+	revive(pr);
+	/* CONFIG_VM_EVENT_COUNTERS off: no scan count, no oom_kill */
+	pr->no_counters = rr_read_keyed("/proc/vmstat", "pgscan_kswapd",
+					&scan0) != 0;
+	seen = scan0;
+	t0 = changed = ran_at = rr_now_ns();
+	last = present0;
+	for (;;) {
+		rr_sleep_ms(100);
+		now = rr_now_ns();
+		meminfo(pr, &free_kb);
+		if (free_kb < pr->floor_kb) {
+			out = EMERGENCY;
+			break;
+		}
+		if (any_exited(&ph, why, sizeof(why)) ||
+		    top_up(&ph, &w, free_kb, now, why, sizeof(why))) {
+			out = FAILED;
+			break;
+		}
+		note_load();
+		if (!rr_pattern_residency(p, &present, &swapped) &&
+		    present != last) {
+			if (!reach_ns)
+				reach_ns = now - t0;
+			last = present;
+			changed = now;
+		}
+		if (!last) {
+			out = REACHED;
+			break;
+		}
+		if (last < present0 &&
+		    now - changed > STALL_MS * NSEC_PER_MSEC) {
+			out = PARTLY;
+			break;
+		}
+		if (now - t0 > RR_PRESSURE_MAX_S * NSEC_PER_SEC)
+			break;
+		/*
+		 * Below the low watermark and kswapd scans nothing: it gave
+		 * up (16 runs without progress) and must be revived.
+		 */
+		if (!rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &scan) &&
+		    scan != seen) {
+			seen = scan;
+			ran_at = now;
+		} else if (free_kb < w.low_kb + w.reserve_kb &&
+			   now - ran_at > NSEC_PER_SEC) {
+			revive(pr);
+			ran_at = now;
+		}
+	}
+	pr->kswapd_scanned += seen - scan0;
+	if (getenv("RMAP_REPRO_DEBUG"))
+		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, MemFree %llu MiB at the end, %zu of %zu pattern pages left",
+		       ph.nloads, seen - scan0, free_kb >> 10, last, present0);
+	stop_loads(&ph);
+	lower_watermarks(pr);
+	settle();
+	rr_read_keyed("/proc/vmstat", "oom_kill", &oom1);
+	pr->oom_kills += oom1 - oom0;
+	pr->phases++;
+	if (ph.bytes > pr->max_bytes)
+		pr->max_bytes = ph.bytes;
+	if ((double)(now - t0) / NSEC_PER_SEC > pr->max_s)
+		pr->max_s = (double)(now - t0) / NSEC_PER_SEC;
+	if ((double)reach_ns / NSEC_PER_SEC > pr->max_reach_s)
+		pr->max_reach_s = (double)reach_ns / NSEC_PER_SEC;
+	return outcome(out, &ph, present0, last, reach_ns, ctx->probe_pass,
+		       why, how, len);
+}
+
+static void reach(const struct rr_case_result *c, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "%llu of %llu filled pages unmapped by machine-wide reclaim (pagemap)",
+		 c->gone, c->filled);
+}
+
+const struct rr_trigger_ops rr_trigger_pressure = {
+	.name = "pressure",
+	.kconfig = kconfig,
+	.bracket = RR_BR_LRU_BATCH,
+	.backs_off = true,
+	.anywhere = true,
+	.available = available,
+	.setup = setup,
+	.fire = fire,
+	.reach = reach,
+};
