@@ -31,7 +31,6 @@
 
 #include "journal/journal.h"
 #include "lib/util.h"
-#include "mm/hwpoison.h"
 #include "mm/ksm.h"
 #include "mm/sysinfo.h"
 #include "model/repro.h"
@@ -51,16 +50,11 @@ static const struct rr_opt common_opts[] = {
 	{ "max-runs", OPT_UINT, &rr_cfg.max_runs, "N",
 	  "while the runs disagree (no two thirds of them give one verdict), or lost figures, make more runs, up to N in all; then the verdict is inconclusive (exit 3). Default: three times --runs",
 	  .min = 1, .max = RR_MAX_RUNS },
-	{ "trigger", OPT_ENUM, &rr_cfg.trigger, "NAME",
-	  "what makes the kernel walk the pattern: migrate (move_pages() of the pattern's pages to another NUMA node; needs two nodes), reclaim (forced on the reproducer's own memory cgroup, with swap), compact (compaction; may miss the pattern), or auto (the best available, in that order)",
-	  .choices = rr_trigger_names },
 	{ "attempts", OPT_UINT, &rr_cfg.attempts, "N",
-	  "for a trigger that can miss the pattern (compact), rebuild the pattern and fire again up to N times until it reaches it",
+	  "for a trigger that can miss the pattern (--trigger says which may), rebuild the pattern and fire again up to N times until it reaches it",
 	  .min = 1, .max = 1000 },
-	{ "compact-node", OPT_STRING, &rr_cfg.compact_node, "N|all",
-	  "compact one NUMA node (its sysfs compact file) or all (/proc/sys/vm/compact_memory)" },
 	{ "probe", OPT_ENUM, &rr_cfg.probe, "NAME",
-	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions; Linux 6.11+, or --funcgraph-top), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), poll (the kernel counter standing in for a bracket whose tracepoints are missing: ksm-scan's full_scans), or auto (the first of these available)",
+	  "what measures: rmap-tp (the rmap tracepoints of patched kernels), funcgraph (function_graph on the walk functions; Linux 6.11+, or --funcgraph-top), kprobe (kprobe + kretprobe on them), brackets (the stock tracepoints around the trigger's work), poll (the kernel counter standing in for a bracket whose tracepoints are missing: KSM's full_scans), or auto (the first of these available)",
 	  .choices = rr_probe_names },
 	{ "funcgraph-top", OPT_FLAG, &rr_funcgraph_top, NULL,
 	  "let funcgraph run function_graph in the top-level (global) trace buffer, as kernels before 6.11 require: taken only while global tracing is idle (nop tracer, no event or filter, empty buffer), every global file journaled and restored, the buffer left empty" },
@@ -89,26 +83,12 @@ static const struct rr_opt common_opts[] = {
 	{ "timeout", OPT_UINT, &rr_cfg.timeout_s, "SEC",
 	  "stop the run after SEC seconds, restore, and report an error",
 	  .min = 1, .max = 86400 },
-	{ "swap-mb", OPT_UINT, &rr_cfg.swap_mb, "MB",
-	  "size of the zram swap device created when no swap is active",
-	  .min = 16, .max = 65536 },
 	{ "min-free-mb", OPT_UINT, &rr_cfg.min_free_mb, "MB",
 	  "free-memory floor: a case needing memory below MemAvailable minus this is not run",
 	  .min = 64, .max = 1 << 20 },
 	{ "trace-buffer-kb", OPT_UINT, &rr_cfg.buffer_kb, "KB",
 	  "per-CPU ring buffer of the private tracefs instance",
 	  .min = 64, .max = 1 << 20 },
-	{ "allow-hwpoison", OPT_FLAG, &rr_cfg.allow_hwpoison, NULL,
-	  "let the hwpoison trigger run outside a VM that scripts/vm-run booted: each page it poisons retires a physical frame until reboot where the kernel cannot give it back (unpoison-pfn)" },
-	{ "migrate-batch", OPT_UINT, &rr_cfg.migrate_batch, "N",
-	  "the migrate trigger moves at most N pages per move_pages() call (1: one page at a time, as the published benchmark did); 0: all of a process's pages in one call",
-	  .min = 1, .max = 4000000, .zero_ok = true },
-	{ "swappiness", OPT_STRING, &rr_cfg.swappiness, "N",
-	  "vm.swappiness (0-200) for the run, journaled and restored; with memcg v1 the reclaim trigger's group gets it too (else 200, the most the kernel allows). Default: left as it is",
-	},
-	{ "injector", OPT_ENUM, &rr_cfg.injector, "HOW",
-	  "how the hwpoison trigger poisons a page: corrupt-pfn (debugfs hwpoison/corrupt-pfn, by frame number, from the measuring process), madvise (MADV_HWPOISON, made by the process that maps the page, which it kills), or auto (corrupt-pfn where the hwpoison injector can be reached, else madvise); either way unpoison-pfn gives the frames back only where the injector is",
-	  .choices = rr_injector_names },
 	{ "bisect", OPT_FLAG, &rr_cfg.bisect, NULL,
 	  "exit with git bisect run's codes: 0 not reproduced (good), 1 reproduced (bad), 125 skip or error (this kernel cannot be judged), 128 a usage error (abort the bisection)" },
 	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
@@ -200,54 +180,6 @@ static unsigned long long largest_pattern(const struct rr_repro *r)
 	return most;
 }
 
-/* --compact-node: "all", or a node this machine has. */
-static bool check_compact_node(char *err, size_t len)
-{
-	unsigned long long node;
-
-	if (!strcmp(rr_cfg.compact_node, "all"))
-		return true;
-	if (!rr_parse_ull(rr_cfg.compact_node, &node)) {
-		snprintf(err, len,
-			 "--compact-node: '%s' is not a node number or all",
-			 rr_cfg.compact_node);
-		return false;
-	}
-	if (!rr_numa_node_exists(node)) {
-		snprintf(err, len,
-			 "--compact-node %llu: no such NUMA node here (no /sys/devices/system/node/node%llu)",
-			 node, node);
-		return false;
-	}
-	return true;
-}
-
-/* --trigger: one the reproducer can use. */
-static bool check_trigger(const struct rr_repro *r, char *err, size_t len)
-{
-	const struct rr_trigger_ops *ops = rr_trigger_get(rr_cfg.trigger);
-	int i;
-
-	if (rr_cfg.trigger == RR_TRIG_AUTO)
-		return true;
-	if (!r->triggers && ops && ops->only_listed) {
-		snprintf(err, len,
-			 "--trigger %s: only for the reproducers that list it (it measures something else than their walks)",
-			 ops->name);
-		return false;
-	}
-	if (!r->triggers)
-		return true;
-	for (i = 0; r->triggers[i]; i++)
-		if (r->triggers[i] == rr_cfg.trigger)
-			return true;
-	snprintf(err, len, "--trigger %s: %s",
-		 rr_trigger_names[rr_cfg.trigger],
-		 r->triggers_why ? r->triggers_why :
-		 "not one this reproducer can use");
-	return false;
-}
-
 /* --label: a file name of its own, not a path. */
 static bool check_label(const char *label, char *err, size_t len)
 {
@@ -273,18 +205,6 @@ static bool check_label(const char *label, char *err, size_t len)
  * anything runs so that no result is lost at the end. A missing last
  * component is created (it would be at the end anyway).
  */
-static bool check_swappiness(const char *v, char *err, size_t len)
-{
-	unsigned long long n;
-
-	if (rr_parse_dec(v, &n) || n > 200) {
-		snprintf(err, len, "--swappiness: '%s' is not a number from 0 to 200",
-			 v);
-		return false;
-	}
-	return true;
-}
-
 static bool check_out(const char *dir, char *err, size_t len)
 {
 	struct stat st;
@@ -443,48 +363,12 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 			       rr_ksm_dir());
 		return false;
 	}
-	t = rr_cfg.trigger;
-	if (t == RR_TRIG_AUTO && r->triggers) {
-		size_t o = 0;
-
-		for (k = 0; r->triggers[k]; k++) {
-			char w[256];
-
-			if (rr_trigger_available(r->triggers[k], w, sizeof(w))) {
-				t = r->triggers[k];
-				break;
-			}
-			if (o < sizeof(why))
-				o += snprintf(why + o, sizeof(why) - o,
-					      "%s%s: %s", o ? "; " : "",
-					      rr_trigger_names[r->triggers[k]],
-					      w);
-		}
-		if (t == RR_TRIG_AUTO) {
-			rr_set_verdict(res, RR_SKIP, "%s; %s",
-				       r->triggers_why ? r->triggers_why :
-				       "this reproducer's triggers are unavailable",
-				       why);
-			return false;
-		}
-		snprintf(res->trigger_why, sizeof(res->trigger_why),
-			 "auto: the best of this reproducer's triggers available here");
-	} else if (t == RR_TRIG_AUTO) {
-		t = rr_trigger_auto(why, sizeof(why));
-		if (t == RR_TRIG_AUTO) {
-			rr_set_verdict(res, RR_SKIP, "%s", why);
-			return false;
-		}
-		snprintf(res->trigger_why, sizeof(res->trigger_why),
-			 "auto: the best trigger available here");
-	} else {
-		if (!rr_trigger_available(t, why, sizeof(why))) {
-			rr_set_verdict(res, RR_SKIP, "trigger %s: %s",
-				       rr_trigger_names[t], why);
-			return false;
-		}
-		snprintf(res->trigger_why, sizeof(res->trigger_why),
-			 "chosen with --trigger");
+	t = rr_trigger_choose(rr_cfg.trigger, r->triggers, r->triggers_why,
+			      res->trigger_why, sizeof(res->trigger_why),
+			      why, sizeof(why));
+	if (!t) {
+		rr_set_verdict(res, RR_SKIP, "%s", why);
+		return false;
 	}
 	res->trigger = t;
 	to = rr_trigger_get(t);
@@ -606,26 +490,26 @@ static bool options_valid(const struct rr_repro *r, char *err, size_t len)
 {
 	if (r->check && !r->check(err, len))
 		return false;
-	if (!check_compact_node(err, len))
-		return false;
 	if (rr_cfg.label && !check_label(rr_cfg.label, err, len))
 		return false;
-	if (!check_trigger(r, err, len))
+	if (!rr_trigger_check(rr_cfg.trigger, r->triggers, r->triggers_why,
+			      err, len))
+		return false;
+	if (!rr_trigger_opts_valid(err, len))
 		return false;
 	if (rr_cfg.max_runs && rr_cfg.max_runs < rr_cfg.runs) {
 		snprintf(err, len, "--max-runs %llu is less than --runs %llu",
 			 rr_cfg.max_runs, rr_cfg.runs);
 		return false;
 	}
-	if (rr_cfg.swappiness && !check_swappiness(rr_cfg.swappiness, err, len))
-		return false;
 	/* Last: a usage error must not leave a new directory behind. */
 	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
 }
 
 int rr_main(const struct rr_repro *r, int argc, char **argv)
 {
-	const struct rr_opt *tables[4] = { common_opts };
+	/* the common options, the triggers', KSM's, the reproducer's */
+	const struct rr_opt *tables[4 + RR_TRIGGER_OPT_TABLES] = { common_opts };
 	char err[512], holder[160], why[512];
 	struct rr_result *res;
 	sigset_t set, old;
@@ -644,6 +528,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	 * restore: writes to a closed pipe fail with EPIPE instead.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	n += rr_trigger_opt_tables(tables + n, RR_TRIGGER_OPT_TABLES);
 	if (has_ksm_case(r))
 		tables[n++] = rr_ksm_opt_table;
 	if (r->opts)

@@ -279,7 +279,7 @@ static int fire(struct body *b, struct rr_case_result *c,
 	b->tctx.moved = b->tctx.failed = 0;
 	b->tctx.calls = pass == RR_PASS_PROBE ? &cs->calls : NULL;
 	b->tctx.probe_pass = pass == RR_PASS_PROBE;
-	b->tctx.ksmd = pass == RR_PASS_PROBE ? &c->ksmd : NULL;
+	b->tctx.figures = pass == RR_PASS_PROBE ? c->trig : NULL;
 
 	if (probe)
 		b->meter.ops->start(&b->meter);
@@ -688,7 +688,6 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 	b.oracle = b.ops.verify && judges(b.ops.oracle_triggers, res->trigger);
 	b.tctx.failures_are_data = b.oracle;
 	b.meter.res = res;
-	b.tctx.compact_node = -1;
 	res->anywhere = trig->anywhere;
 	res->buffer_kb = rr_cfg.buffer_kb;
 	if (!res->runs_asked)

@@ -148,28 +148,22 @@ struct rr_config {
 	unsigned long long runs;
 	unsigned long long max_runs;	/* 0: three times runs */
 	unsigned long long attempts;
-	int trigger;			/* enum rr_trigger */
+	int trigger;			/* enum rr_trigger; 0: auto */
 	double threshold_ms;
 	double min_ratio;
 	int format;			/* enum rr_format */
 	const char *out;
 	const char *label;		/* the report's name, if not ours */
 	unsigned long long timeout_s;
-	unsigned long long swap_mb;
 	unsigned long long min_free_mb;
 	unsigned long long buffer_kb;
-	const char *compact_node;	/* "all" or a node number */
 	int victim;			/* enum rr_victim_mode */
 	int probe;			/* enum rr_probe_kind */
 	bool cross_check;		/* other walk-level probes too */
 	bool probe_cost;		/* a pass without any probe too */
 	bool iterations;		/* a pass counting interval-tree steps */
 	bool quiet;
-	bool allow_hwpoison;		/* the hwpoison trigger outside a VM */
-	int injector;			/* enum rr_injector (hwpoison.h) */
 	bool bisect;			/* exit with git bisect run's codes */
-	unsigned long long migrate_batch;	/* pages per move_pages(); 0 all */
-	const char *swappiness;		/* vm.swappiness for the run; NULL keep */
 };
 
 enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };

@@ -147,21 +147,11 @@ struct rr_oracle {
 };
 
 /*
- * ksmd while the ksm-scan trigger ran it (a case's probe pass, summed
- * over runs): what it scanned, its CPU time (/proc/PID/stat utime and
- * stime of ksmd), how often it was seen in D state (sampled every 10 ms),
- * and what it merged.
+ * Room for a trigger's own figures (trigger.h): of the run, and of each
+ * case. The trigger's file alone knows what they hold.
  */
-struct rr_ksmd_use {
-	unsigned int calls;
-	double s;			/* time ksmd ran, s */
-	unsigned long long full_scans;
-	unsigned long long pages_scanned;	/* /sys/kernel/mm/ksm */
-	bool no_pages_scanned;		/* that counter is missing */
-	double cpu_ms;
-	unsigned long long samples, d_samples;
-	long long merging;		/* this process's, at the end */
-};
+#define RR_TRIG_BYTES 1024
+#define RR_TRIG_CASE_BYTES 128
 
 struct rr_case_result {
 	char name[24];
@@ -226,32 +216,8 @@ struct rr_case_result {
 	struct rr_klog klog;		/* the kernel's log while it ran */
 	/* the probe's counted intervals by the task that ran them */
 	unsigned long long walkers[RR_TASK_MAX];
-	struct rr_ksmd_use ksmd;	/* the ksm-scan trigger's */
-};
-
-/*
- * Machine-wide pressure (the pressure trigger), over all its phases:
- * what the load held, how low free memory went, how each phase ended.
- */
-struct rr_pressure_result {
-	unsigned int phases;
-	unsigned int reached;		/* the whole pattern unmapped */
-	unsigned int partly;		/* some of it, then no more */
-	unsigned int missed;		/* none of it within the bound */
-	unsigned int emergency;		/* stopped below the floor */
-	unsigned int revived;		/* dormant kswapd revivals */
-	unsigned long long kswapd_scanned; /* pgscan_kswapd, grown */
-	bool no_counters;		/* no VM event counters: unknown */
-	double max_s;			/* longest phase, s */
-	double max_reach_s;		/* longest wait for the pattern, s */
-	unsigned long long max_bytes;	/* most the load was asked to lock */
-	unsigned long long min_free_kb, min_avail_kb;	/* lowest seen */
-	unsigned long long floor_kb;
-	unsigned long long oom_kills;	/* /proc/vmstat oom_kill, grown */
-	int workers;
-	double bound_s;
-	char watermarks[192];		/* what was changed, or not */
-	char cmd[256];			/* the load's command (last) */
+	/* the trigger's own figures of the case (ctx->figures) */
+	_Alignas(16) unsigned char trig[RR_TRIG_CASE_BYTES];
 };
 
 struct rr_result {
@@ -279,7 +245,8 @@ struct rr_result {
 	char probe_why[512];		/* better probes passed over, why */
 	struct rr_part part;		/* a part of the trigger's calls */
 	bool anywhere;			/* probes traced every task */
-	struct rr_pressure_result pressure;
+	/* the trigger's own figures of the run (trigger.h) */
+	_Alignas(16) unsigned char trig[RR_TRIG_BYTES];
 	char swap[192];
 	char memcg[PATH_MAX + 16];
 	char instance[64];

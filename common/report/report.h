@@ -35,14 +35,9 @@ void rr_part_text(const struct rr_result *r, char *buf, size_t size);
 /* The split in words ("" with no call timed). */
 void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
-/* Pressure trigger: what the load held, how low memory went, outcomes. */
-void rr_pressure_text(const struct rr_result *r, char *buf, size_t size);
 /* A trigger that works anywhere: who ran the case's counted intervals. */
 void rr_walkers_text(const struct rr_result *r, const struct rr_case_result *c,
 		     char *buf, size_t size);
-/* The ksm-scan trigger: what ksmd did in a case ("" if it did not run). */
-void rr_ksmd_text(const struct rr_result *r, const struct rr_case_result *c,
-		  char *buf, size_t size);
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /* --probe-cost and --iterations of a case, one sentence each ("" if

@@ -177,6 +177,58 @@ static void num_or_null(struct rr_json *j, const char *key, double v,
 		json_null(j, key);
 }
 
+/*
+ * A case's object of each trigger that keeps one (case_key): the run's
+ * trigger writes it where it has something to say, the others' are null.
+ */
+static void trigger_case(struct rr_json *j, const struct rr_result *r,
+			 const struct rr_case_result *c)
+{
+	const struct rr_trigger_ops *ops;
+	char text[1024];
+	int t;
+
+	rr_for_each_trigger(t, ops) {
+		if (!ops->case_key)
+			continue;
+		text[0] = '\0';
+		if (t == r->trigger)
+			ops->case_summary(r, c, text, sizeof(text));
+		if (!text[0]) {
+			json_null(j, ops->case_key);
+			continue;
+		}
+		json_obj_begin(j, ops->case_key);
+		if (ops->case_json)
+			ops->case_json(r, c, j);
+		json_str(j, "text", text);
+		json_obj_end(j);
+	}
+}
+
+/* The same for the run's object of each trigger that keeps one (key). */
+static void trigger_own(struct rr_json *j, const struct rr_result *r)
+{
+	const struct rr_trigger_ops *ops;
+	char text[2048];
+	int t;
+
+	rr_for_each_trigger(t, ops) {
+		if (!ops->key)
+			continue;
+		if (t != r->trigger) {
+			json_null(j, ops->key);
+			continue;
+		}
+		json_obj_begin(j, ops->key);
+		if (ops->json)
+			ops->json(r, j);
+		ops->summary(r, text, sizeof(text));
+		json_str(j, "text", text);
+		json_obj_end(j);
+	}
+}
+
 static void one_case(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
 {
@@ -191,7 +243,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_str(j, "page_type", rr_page_type_name(c->type));
 	rr_case_what(c, what, sizeof(what));
 	json_str(j, "what", what);
-	json_str(j, "trigger", rr_trigger_names[r->trigger]);
+	json_str(j, "trigger", rr_trigger_name(r->trigger));
 	json_str(j, "probe", d->id);
 	json_obj_begin(j, "probe_detail");
 	json_str(j, "events", r->probe.events);
@@ -275,27 +327,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "walkers");
 	}
-	if (c->ksmd.calls) {
-		const struct rr_ksmd_use *u = &c->ksmd;
-
-		json_obj_begin(j, "ksmd");
-		json_uint(j, "calls", u->calls);
-		json_num(j, "seconds", u->s, 3);
-		json_uint(j, "full_scans", u->full_scans);
-		if (u->no_pages_scanned)
-			json_null(j, "pages_scanned");
-		else
-			json_uint(j, "pages_scanned", u->pages_scanned);
-		json_num(j, "cpu_ms", u->cpu_ms, 1);
-		json_uint(j, "state_samples", u->samples);
-		json_uint(j, "d_state_samples", u->d_samples);
-		json_int(j, "merging_pages", u->merging);
-		rr_ksmd_text(r, c, text, sizeof(text));
-		json_str(j, "text", text);
-		json_obj_end(j);
-	} else {
-		json_null(j, "ksmd");
-	}
+	trigger_case(j, r, c);
 	json_obj_begin(j, "reach");
 	rr_reach_text(r, c, reach, sizeof(reach));
 	json_str(j, "text", reach);
@@ -519,7 +551,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 
 	json_obj_begin(&j, "trigger");
 	if (r->nr_cases)
-		json_str(&j, "name", rr_trigger_names[r->trigger]);
+		json_str(&j, "name", rr_trigger_name(r->trigger));
 	else
 		json_null(&j, "name");
 	json_str(&j, "why", r->trigger_why);
@@ -536,41 +568,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	} else {
 		json_null(&j, "part");
 	}
-	if (r->trigger == RR_TRIG_PRESSURE) {
-		const struct rr_pressure_result *pr = &r->pressure;
-
-		json_obj_begin(&j, "pressure");
-		json_uint(&j, "phases", pr->phases);
-		json_uint(&j, "reached", pr->reached);
-		json_uint(&j, "partly", pr->partly);
-		json_uint(&j, "missed", pr->missed);
-		json_uint(&j, "emergency_stops", pr->emergency);
-		json_num(&j, "bound_s", pr->bound_s, 1);
-		json_num(&j, "max_phase_s", pr->max_s, 3);
-		json_num(&j, "max_reach_s", pr->max_reach_s, 3);
-		json_uint(&j, "max_locked_bytes", pr->max_bytes);
-		json_int(&j, "workers", pr->workers);
-		json_uint(&j, "min_free_kb", pr->phases ? pr->min_free_kb : 0);
-		json_uint(&j, "min_available_kb",
-			  pr->phases ? pr->min_avail_kb : 0);
-		json_uint(&j, "floor_kb", pr->floor_kb);
-		if (pr->no_counters)
-			json_null(&j, "kswapd_scanned");
-		else
-			json_uint(&j, "kswapd_scanned", pr->kswapd_scanned);
-		json_uint(&j, "kswapd_revived", pr->revived);
-		if (pr->no_counters)
-			json_null(&j, "oom_kills");
-		else
-			json_uint(&j, "oom_kills", pr->oom_kills);
-		json_str(&j, "watermarks", pr->watermarks);
-		json_str(&j, "command", pr->cmd);
-		rr_pressure_text(r, text, sizeof(text));
-		json_str(&j, "text", text);
-		json_obj_end(&j);
-	} else {
-		json_null(&j, "pressure");
-	}
+	trigger_own(&j, r);
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "victim");

@@ -46,17 +46,19 @@ static void per_run(FILE *f, const struct rr_result *r,
 /* The nested test's version, plan, and the run's diagnostics. */
 static void cases_header(FILE *f, const struct rr_result *r)
 {
-	char text[768];
+	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
+	char text[2048];
 
 	fprintf(f, "    KTAP version 1\n");
 	fprintf(f, "    1..%d\n", r->nr_cases);
 	fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
-		rr_trigger_names[r->trigger],
+		rr_trigger_name(r->trigger),
 		rr_brackets[r->probe.bracket].id, r->probe.events, r->runs,
 		r->threshold_ms);
-	if (r->trigger == RR_TRIG_PRESSURE) {
-		rr_pressure_text(r, text, sizeof(text));
-		fprintf(f, "    # pressure: %s\n", text);
+	/* the trigger's own line (its load's phases, ...) */
+	if (ops && ops->key && ops->summary) {
+		ops->summary(r, text, sizeof(text));
+		fprintf(f, "    # %s: %s\n", ops->key, text);
 	}
 }
 
@@ -72,6 +74,7 @@ static void diag(FILE *f, const char *name, const char *what,
 static void case_figures(FILE *f, const struct rr_result *r,
 			 const struct rr_case_result *c)
 {
+	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
 	const char *name = c->name;
 	char text[768];
 	int k;
@@ -90,8 +93,13 @@ static void case_figures(FILE *f, const struct rr_result *r,
 		rr_walkers_text(r, c, text, sizeof(text));
 		diag(f, name, "walkers: ", text);
 	}
-	rr_ksmd_text(r, c, text, sizeof(text));
-	diag(f, name, "ksmd: ", text);
+	if (ops && ops->case_key && ops->case_summary) {
+		char what[32];
+
+		ops->case_summary(r, c, text, sizeof(text));
+		snprintf(what, sizeof(what), "%s: ", ops->case_key);
+		diag(f, name, what, text);
+	}
 	rr_iter_text(r, c, text, sizeof(text));
 	diag(f, name, "", text);
 	rr_cost_text(r, c, text, sizeof(text));

@@ -38,7 +38,7 @@ bool rr_call_split(const struct rr_result *r, const struct rr_case_result *c,
 		   struct rr_split *sp)
 {
 	memset(sp, 0, sizeof(*sp));
-	/* only walks split a call: a scan bracket (ksm-scan) does not */
+	/* only walks split a call: a bracket around ksmd's scans does not */
 	if (!c->calls.count || !rr_brackets[r->probe.bracket].walk)
 		return false;
 	sp->calls = c->calls.mean * c->calls.count;
@@ -119,30 +119,6 @@ void rr_split_text(const struct rr_result *r, const struct rr_case_result *c,
 			 sp.rest, r->part.what, sp.part_why, rest);
 }
 
-void rr_pressure_text(const struct rr_result *r, char *buf, size_t size)
-{
-	const struct rr_pressure_result *pr = &r->pressure;
-	char scanned[32] = "an unknown number of", ooms[96] =
-		"unknown (no VM event counters: see the kernel log line)";
-
-	if (!pr->no_counters) {
-		snprintf(scanned, sizeof(scanned), "%llu", pr->kswapd_scanned);
-		snprintf(ooms, sizeof(ooms), "%llu", pr->oom_kills);
-	}
-	if (!pr->phases) {
-		snprintf(buf, size, "no pressure phase ran; watermarks %s",
-			 pr->watermarks[0] ? pr->watermarks : "untouched");
-		return;
-	}
-	snprintf(buf, size,
-		 "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u (a victim's pass may miss: kswapd backs off from a writer); emergency stops %u; kswapd scanned %s pages (pgscan_kswapd) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %s; MemAvailable counts the raised high watermarks as reserved, so the stop watches MemFree",
-		 pr->phases, pr->phases == 1 ? "" : "s", pr->max_bytes >> 20,
-		 pr->workers, pr->bound_s, pr->max_s, pr->max_reach_s,
-		 pr->min_free_kb >> 10, pr->floor_kb >> 10,
-		 pr->min_avail_kb >> 10, pr->reached, pr->partly, pr->missed,
-		 pr->emergency, scanned, pr->revived, pr->watermarks, ooms);
-}
-
 void rr_walkers_text(const struct rr_result *r, const struct rr_case_result *c,
 		     char *buf, size_t size)
 {
@@ -158,31 +134,6 @@ void rr_walkers_text(const struct rr_result *r, const struct rr_case_result *c,
 	if (o < size)
 		snprintf(buf + o, size - o,
 			 " (intervals by task; the reproducer's own are left out of the figures)");
-}
-
-void rr_ksmd_text(const struct rr_result *r, const struct rr_case_result *c,
-		  char *buf, size_t size)
-{
-	const struct rr_ksmd_use *u = &c->ksmd;
-	char scanned[96] = "pages scanned unknown (no pages_scanned counter)";
-
-	buf[0] = '\0';
-	if (!u->calls)
-		return;
-	if (!u->no_pages_scanned)
-		snprintf(scanned, sizeof(scanned),
-			 "%llu pages scanned (%.0f pages/s, %.2f us of ksmd CPU per page)",
-			 u->pages_scanned, u->s > 0 ? u->pages_scanned / u->s : 0,
-			 u->pages_scanned ? u->cpu_ms * 1000 / u->pages_scanned :
-			 0);
-	snprintf(buf, size,
-		 "ran %.2f s in %u call%s: %llu full scans, %s; CPU %.0f ms (/proc/PID/stat, clock ticks); in D state in %.1f%% of %llu samples (every 10 ms); %lld pages of this process merged at the end (%.1f MiB saved)",
-		 u->s, u->calls, u->calls == 1 ? "" : "s", u->full_scans,
-		 scanned, u->cpu_ms,
-		 u->samples ? 100.0 * u->d_samples / u->samples : 0,
-		 u->samples, u->merging,
-		 u->merging > 0 ? u->merging * (double)rr_page_size() /
-		 (1 << 20) : 0);
 }
 
 void rr_reach_text(const struct rr_result *r, const struct rr_case_result *c,
@@ -297,7 +248,9 @@ void rr_iter_text(const struct rr_result *r, const struct rr_case_result *c,
 
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
 {
-	const char *how;
+	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
+	const char *how, *backs_off = ops && ops->backs_off ?
+				      ops->backs_off_why : NULL;
 
 	switch (r->victim) {
 	case RR_VICTIM_OFF:
@@ -309,12 +262,10 @@ void rr_victim_text(const struct rr_result *r, char *buf, size_t size)
 	default:
 		how = " It ran in a pass of its own, on a fresh copy of the pattern, so that the probe's pass measured the walks undisturbed.";
 	}
-	snprintf(buf, size, "%s; CLOCK_MONOTONIC around each call.%s%s",
+	snprintf(buf, size, "%s; CLOCK_MONOTONIC around each call.%s%s%s",
 		 r->victim_what[0] ? r->victim_what :
 		 "a thread toggling mprotect() on one page inside the split mapping during the trigger; each call merges or splits VMAs and so needs the rmap lock (anon_vma or i_mmap) for write",
-		 how, rr_trigger_backs_off(r->trigger) ?
-		 " Reclaim's folio_referenced() takes that lock with trylock and gives up when a writer waits, so a victim cuts reclaim's walks short and shows what a writer waits while reclaim backs off." :
-		 "");
+		 how, backs_off ? " " : "", backs_off ? backs_off : "");
 }
 
 void rr_hist_label(int b, char *buf, size_t size)
@@ -549,7 +500,7 @@ static void restore_line(FILE *f, const struct rr_result *r)
 			     r->restored);
 	if (r->restore_retired && o < sizeof(buf))
 		snprintf(buf + o, sizeof(buf) - o,
-			 "; %d frame%s retired by this run (hwpoison, soft offline) stay%s retired until reboot: the kernel would not give %s back",
+			 "; %d frame%s retired by this run (memory failure, soft offline) stay%s retired until reboot: the kernel would not give %s back",
 			 r->restore_retired,
 			 r->restore_retired == 1 ? "" : "s",
 			 r->restore_retired == 1 ? "s" : "",
@@ -592,6 +543,7 @@ static void verdict_head(FILE *f, const struct rr_result *r)
 
 void rr_report_text(FILE *f, const struct rr_result *r)
 {
+	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
 	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
 	char buf[1536], how[256];
 	double setup, merge, trigger;
@@ -646,25 +598,12 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		field(f, i ? "" : "Cases", buf);
 	}
 	snprintf(buf, sizeof(buf), "%s, %u run%s per case (%s); last: %s",
-		 rr_trigger_names[r->trigger], r->runs,
+		 rr_trigger_name(r->trigger), r->runs,
 		 r->runs == 1 ? "" : "s", r->trigger_why, r->trigger_how);
 	field(f, "Trigger", buf);
-	if (r->trigger == RR_TRIG_PRESSURE) {
-		rr_pressure_text(r, buf, sizeof(buf));
-		field(f, "Pressure", buf);
-		snprintf(buf, sizeof(buf), "the load's memcg %s; swap %s",
-			 r->memcg, r->swap);
-		field(f, "", buf);
-	}
-	if (r->trigger == RR_TRIG_RECLAIM) {
-		const char *group = strrchr(r->memcg, '/');
-
-		/* The full path is in the JSON; mail gets its last part. */
-		snprintf(buf, sizeof(buf), "memcg %.*s group %s; swap %s",
-			 (int)strcspn(r->memcg, " "), r->memcg,
-			 group ? group + 1 : r->memcg, r->swap);
-		field(f, "", buf);
-	}
+	/* the trigger's own lines (its memcg, its load, ...) */
+	if (ops && ops->text)
+		ops->text(r, f, field);
 	d = &rr_brackets[r->probe.bracket];
 	if (d->poll_counter)
 		snprintf(how, sizeof(how), "timed by %s",
@@ -697,7 +636,7 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		;
 	if (i < r->nr_cases) {
 		fprintf(f, "\nTrigger calls (%s), each timed by the trigger (CLOCK_MONOTONIC), ms:\n",
-			rr_trigger_names[r->trigger]);
+			rr_trigger_name(r->trigger));
 		stats_table(f, r, T_CALLS);
 	}
 	fprintf(f, "\nLog2 histogram of the probe intervals:\n");
@@ -719,7 +658,9 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	if (r->anywhere)
 		per_case(f, r, "Walkers", "", rr_walkers_text);
-	per_case(f, r, "ksmd", "", rr_ksmd_text);
+	/* the trigger's own block per case (ksmd's use, ...) */
+	if (ops && ops->case_key && ops->case_summary)
+		per_case(f, r, ops->case_key, "", ops->case_summary);
 	per_case(f, r, "Split", "", rr_split_text);
 	per_case(f, r, "Oracle", "", oracle_text);
 	klog_lines(f, r);

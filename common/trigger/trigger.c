@@ -1,37 +1,187 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The trigger table, and the rules that choose from it. */
+/*
+ * The trigger table (from RR_TRIGGERS), and the rules that choose from
+ * it: the runner asks here, and never names a trigger.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mm/sysinfo.h"
+#include "model/repro.h"
 #include "trigger/trigger.h"
 
-const char *const rr_trigger_names[] = {
-	[RR_TRIG_AUTO] = "auto",
-	[RR_TRIG_COMPACT] = "compact",
-	[RR_TRIG_RECLAIM] = "reclaim",
-	[RR_TRIG_MIGRATE] = "migrate",
-	[RR_TRIG_SOFT_OFFLINE] = "soft-offline",
-	[RR_TRIG_HWPOISON] = "hwpoison",
-	[RR_TRIG_PRESSURE] = "pressure",
-	[RR_TRIG_KSM_SCAN] = "ksm-scan",
-	NULL
-};
-
 static const struct rr_trigger_ops *const table[RR_TRIG_MAX] = {
-	[RR_TRIG_COMPACT] = &rr_trigger_compact,
-	[RR_TRIG_RECLAIM] = &rr_trigger_reclaim,
-	[RR_TRIG_MIGRATE] = &rr_trigger_migrate,
-	[RR_TRIG_SOFT_OFFLINE] = &rr_trigger_soft_offline,
-	[RR_TRIG_HWPOISON] = &rr_trigger_hwpoison,
-	[RR_TRIG_PRESSURE] = &rr_trigger_pressure,
-	[RR_TRIG_KSM_SCAN] = &rr_trigger_ksm_scan,
+#define X(id, sym) [RR_TRIG_##id] = &rr_trigger_##sym,
+	RR_TRIGGERS(X)
+#undef X
 };
 
 const struct rr_trigger_ops *rr_trigger_get(int t)
 {
 	return t > RR_TRIG_AUTO && t < RR_TRIG_MAX ? table[t] : NULL;
+}
+
+const char *rr_trigger_name(int t)
+{
+	const struct rr_trigger_ops *ops = rr_trigger_get(t);
+
+	return ops ? ops->name : "auto";
+}
+
+/* --trigger's choices and help, drawn from the table when first asked. */
+static const char *names[RR_TRIG_MAX + 1];
+static char help[2048];
+
+static const struct rr_opt trigger_opts[] = {
+	{ "trigger", OPT_ENUM, &rr_cfg.trigger, "NAME", help,
+	  .choices = names },
+	RR_OPT_END
+};
+
+static void fill_trigger_opt(void)
+{
+	const struct rr_trigger_ops *ops;
+	size_t o;
+	int t, rank;
+
+	names[RR_TRIG_AUTO] = "auto";
+	o = snprintf(help, sizeof(help),
+		     "what makes the kernel walk the pattern:");
+	for (t = RR_TRIG_AUTO + 1; t < RR_TRIG_MAX; t++) {
+		names[t] = table[t]->name;
+		if (o < sizeof(help))
+			o += snprintf(help + o, sizeof(help) - o, " %s (%s);",
+				      table[t]->name, table[t]->help);
+	}
+	if (o < sizeof(help))
+		o += snprintf(help + o, sizeof(help) - o,
+			      " or auto (the best available:");
+	for (rank = 1, t = 0; rank < RR_TRIG_MAX; rank++) {
+		for (ops = NULL, t = 1; t < RR_TRIG_MAX; t++)
+			if (table[t]->auto_rank == rank)
+				ops = table[t];
+		if (ops && o < sizeof(help))
+			o += snprintf(help + o, sizeof(help) - o, "%s %s",
+				      rank > 1 ? "," : "", ops->name);
+	}
+	if (o < sizeof(help))
+		snprintf(help + o, sizeof(help) - o,
+			 ", in that order; a reproducer may name its own)");
+}
+
+int rr_trigger_opt_tables(const struct rr_opt **tables, int max)
+{
+	int n = 0, t, k;
+
+	if (!names[0])
+		fill_trigger_opt();
+	if (n < max)
+		tables[n++] = trigger_opts;
+	for (t = RR_TRIG_AUTO + 1; t < RR_TRIG_MAX && n < max; t++) {
+		if (!table[t]->opts)
+			continue;
+		for (k = 0; k < n && tables[k] != table[t]->opts; k++)
+			;
+		if (k == n)
+			tables[n++] = table[t]->opts;
+	}
+	return n;
+}
+
+bool rr_trigger_opts_valid(char *err, size_t len)
+{
+	int t, k;
+
+	for (t = RR_TRIG_AUTO + 1; t < RR_TRIG_MAX; t++) {
+		if (!table[t]->opts_valid)
+			continue;
+		/* a hook shared by several triggers is asked once */
+		for (k = 1; k < t && table[k]->opts_valid != table[t]->opts_valid;
+		     k++)
+			;
+		if (k == t && !table[t]->opts_valid(err, len))
+			return false;
+	}
+	return true;
+}
+
+bool rr_trigger_check(int asked, const int *listed, const char *listed_why,
+		      char *err, size_t len)
+{
+	const struct rr_trigger_ops *ops = rr_trigger_get(asked);
+	int i;
+
+	if (!ops)
+		return true;
+	if (!listed && ops->only_listed) {
+		snprintf(err, len,
+			 "--trigger %s: only for the reproducers that list it (it measures something else than their walks)",
+			 ops->name);
+		return false;
+	}
+	for (i = 0; listed && listed[i]; i++)
+		if (listed[i] == asked)
+			return true;
+	if (!listed)
+		return true;
+	snprintf(err, len, "--trigger %s: %s", ops->name,
+		 listed_why ? listed_why : "not one this reproducer can use");
+	return false;
+}
+
+/* The first available of a reproducer's list; 0 with why none is. */
+static int first_listed(const int *listed, char *why, size_t len)
+{
+	char w[256];
+	size_t o = 0;
+	int k;
+
+	why[0] = '\0';
+	for (k = 0; listed[k]; k++) {
+		if (rr_trigger_available(listed[k], w, sizeof(w)))
+			return listed[k];
+		if (o < len)
+			o += snprintf(why + o, len - o, "%s%s: %s",
+				      o ? "; " : "", rr_trigger_name(listed[k]),
+				      w);
+	}
+	return RR_TRIG_AUTO;
+}
+
+int rr_trigger_choose(int asked, const int *listed, const char *listed_why,
+		      char *chosen, size_t clen, char *skip, size_t slen)
+{
+	char why[512];
+	int t;
+
+	if (asked != RR_TRIG_AUTO) {
+		if (!rr_trigger_available(asked, why, sizeof(why))) {
+			snprintf(skip, slen, "trigger %s: %s",
+				 rr_trigger_name(asked), why);
+			return RR_TRIG_AUTO;
+		}
+		snprintf(chosen, clen, "chosen with --trigger");
+		return asked;
+	}
+	if (listed) {
+		t = first_listed(listed, why, sizeof(why));
+		if (t == RR_TRIG_AUTO)
+			snprintf(skip, slen, "%s; %s",
+				 listed_why ? listed_why :
+				 "this reproducer's triggers are unavailable",
+				 why);
+		else
+			snprintf(chosen, clen,
+				 "auto: the best of this reproducer's triggers available here");
+		return t;
+	}
+	t = rr_trigger_auto(why, sizeof(why));
+	if (t == RR_TRIG_AUTO)
+		snprintf(skip, slen, "%s", why);
+	else
+		snprintf(chosen, clen, "auto: the best trigger available here");
+	return t;
 }
 
 bool rr_trigger_available(enum rr_trigger t, char *why, size_t len)
@@ -53,20 +203,22 @@ bool rr_trigger_available(enum rr_trigger t, char *why, size_t len)
 
 enum rr_trigger rr_trigger_auto(char *why, size_t len)
 {
-	static const enum rr_trigger order[] = {
-		RR_TRIG_MIGRATE, RR_TRIG_RECLAIM, RR_TRIG_COMPACT,
-	};
 	char w[256];
-	size_t i, o;
+	size_t o;
+	int rank, t, tried = 0;
 
 	o = snprintf(why, len, "no trigger available:");
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (rr_trigger_available(order[i], w, sizeof(w)))
-			return order[i];
-		if (o < len)
-			o += snprintf(why + o, len - o, "%s %s: %s",
-				      i ? ";" : "", rr_trigger_names[order[i]],
-				      w);
+	for (rank = 1; rank < RR_TRIG_MAX; rank++) {
+		for (t = RR_TRIG_AUTO + 1; t < RR_TRIG_MAX; t++) {
+			if (table[t]->auto_rank != rank)
+				continue;
+			if (rr_trigger_available(t, w, sizeof(w)))
+				return t;
+			if (o < len)
+				o += snprintf(why + o, len - o, "%s %s: %s",
+					      tried++ ? ";" : "",
+					      table[t]->name, w);
+		}
 	}
 	return RR_TRIG_AUTO;
 }

@@ -3,95 +3,99 @@
  * Triggers: kernel work that walks the rmap of the pattern's pages, run
  * synchronously in the reproducer's own context so that its brackets can
  * be told apart from the rest of the system's. Each is one entry of a
- * table, in a file of its own:
- *   compact  /proc/sys/vm/compact_memory or a node's compact file
- *            (trigger_compact.c): migrates movable pages (two walks per
- *            page), but only those below where the compaction scanners
- *            meet, so it may miss the pattern; the probe counts how much
- *            of the pattern it moved.
- *   reclaim  reclaim forced on the reproducer's own memory cgroup, with
- *            swap (trigger_reclaim.c): every page scanned is walked by
- *            folio_referenced(), and try_to_unmap() walks it again to
- *            swap it out.
- *   migrate  move_pages() of the pattern's pages to another NUMA node
- *            (trigger_migrate.c): two walks per page moved; needs two
- *            nodes with memory.
- *   soft-offline  madvise(MADV_SOFT_OFFLINE) of the pattern's pages
- *            (trigger_soft_offline.c): each migrates to a new frame on
- *            any node and its old frame is retired, then given back
- *            (unpoison-pfn); auto never picks it, a reproducer may.
- *   pressure machine-wide memory pressure from stress-ng with zram
- *            swap (trigger_pressure.c): kswapd and direct reclaim walk
- *            the pattern's pages among every other; opt-in, bounded.
- *   ksm-scan ksmd itself (trigger_ksm_scan.c), for the KSM daemon's
- *            reproducers: run until the case's pages are merged, or
- *            for two full scans; no rmap walk, only its bracket.
- *   hwpoison memory_failure() of another process's pages
- *            (trigger_hwpoison.c): by frame number through debugfs
- *            corrupt-pfn, or by MADV_HWPOISON in the process that maps
- *            the page (--injector): the processes found, the page
- *            unmapped, the frame retired; only in the suite's VM or
- *            with --allow-hwpoison.
-
- * A new trigger is one more file and one more line in trigger.c's table.
+ * table, in a file of its own whose head comment says what it does and
+ * what it walks (trigger_compact.c, trigger_reclaim.c, ...); --help
+ * lists them with a line each.
+ *
+ * A new trigger is one file here, trigger_NAME.c, defining its ops
+ * (struct rr_trigger_ops below: what it needs, its options, how it
+ * fires, its lines in the reports), and one line in RR_TRIGGERS below.
+ * Nothing else names it: the runner chooses from the table, the reports
+ * write what its hooks give (docs/hacking.md walks through one).
  */
 #ifndef RR_TRIGGER_H
 #define RR_TRIGGER_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "lib/json.h"
+#include "lib/opts.h"
 #include "lib/stats.h"
-#include "mm/memcg.h"
 #include "pattern/pattern.h"
 #include "probe/walkfn.h"
 
 struct rr_result;
 struct rr_case_result;
-struct rr_ksmd_use;
 
+/*
+ * Every trigger, one line each: its enum constant (RR_TRIG_ID) and its
+ * ops (rr_trigger_SYM, in trigger_SYM.c). The order is the enum's and
+ * the --trigger help's.
+ */
+#define RR_TRIGGERS(X)				\
+	X(COMPACT, compact)			\
+	X(RECLAIM, reclaim)			\
+	X(MIGRATE, migrate)			\
+	X(SOFT_OFFLINE, soft_offline)		\
+	X(HWPOISON, hwpoison)			\
+	X(PRESSURE, pressure)			\
+	X(KSM_SCAN, ksm_scan)
+
+/* 0, auto: the best available (rr_trigger_choose()). */
 enum rr_trigger {
 	RR_TRIG_AUTO,
-	RR_TRIG_COMPACT,
-	RR_TRIG_RECLAIM,
-	RR_TRIG_MIGRATE,
-	RR_TRIG_SOFT_OFFLINE,
-	RR_TRIG_HWPOISON,
-	RR_TRIG_PRESSURE,
-	RR_TRIG_KSM_SCAN,
+#define X(id, sym) RR_TRIG_##id,
+	RR_TRIGGERS(X)
+#undef X
 	RR_TRIG_MAX
 };
 
-extern const char *const rr_trigger_names[];
-
-/* What a trigger keeps between its setup and its firings. */
+/*
+ * What the measuring body and a trigger exchange for one firing. A
+ * trigger's own state (its memory cgroup, the node it compacts, ...)
+ * stays in its own file, in statics, private to it.
+ */
 struct rr_trigger_ctx {
-	struct rr_memcg cg;			/* reclaim */
-	bool in_cg;				/* reclaim: cg was made */
-	unsigned long long reclaim_bytes;	/* reclaim */
-	long compact_node;			/* compact: -1 = all */
 	const struct rr_pattern *pattern;	/* the case's built pattern */
-	unsigned long moved, failed;		/* migrate: outcome */
+	unsigned long moved, failed;		/* pages acted on, or not */
 	unsigned long fired;			/* firings so far */
 	bool probe_pass;			/* the probe's pass, not the
 						 * victim's or another */
-	struct rr_ksmd_use *ksmd;		/* ksm-scan: the probe pass's
-						 * figures go here */
 	/*
 	 * Where a trigger that times its own calls (hwpoison: each write
 	 * to corrupt-pfn) adds their durations, ms; NULL: not asked.
 	 */
 	struct rr_samples *calls;
 	/*
+	 * Where it adds its own figures of the case (rr_case_result.trig,
+	 * RR_TRIG_CASE_BYTES), in the probe's pass; NULL in other passes.
+	 */
+	void *figures;
+	/*
 	 * Pages the trigger could not act on are counted (moved/failed)
 	 * and left to the reproducer's oracle, not returned as an error.
 	 */
 	bool failures_are_data;
-	void *priv;				/* a trigger's own */
 };
 
+/* A line of the text report: its label ("" continues the one before). */
+typedef void rr_field_fn(FILE *f, const char *label, const char *text);
+
 struct rr_trigger_ops {
-	const char *name;
+	const char *name;		/* for --trigger and the reports */
+	/* what it does, for --trigger's help ("move_pages() of ...") */
+	const char *help;
+	/* chosen by auto in this rank, 1 first; 0: only when asked */
+	int auto_rank;
+	/*
+	 * Its own options, parsed with the common ones (a table may be
+	 * shared by triggers: it is offered once); NULL: none.
+	 */
+	const struct rr_opt *opts;
+	/* Are they sound, after parsing and before anything runs? */
+	bool (*opts_valid)(char *err, size_t len);
 	const char *const *kconfig;	/* needed, without CONFIG_ */
 	int bracket;			/* enum rr_bracket_id measuring it,
 					 * -1: none (a walk probe only) */
@@ -110,6 +114,8 @@ struct rr_trigger_ops {
 	 * own.
 	 */
 	bool backs_off;
+	/* why, for the report's victim line (a sentence) */
+	const char *backs_off_why;
 	/*
 	 * Does its work run in tasks that are not the reproducer's
 	 * (kswapd, allocating tasks)? Probes then trace every task, and
@@ -163,32 +169,91 @@ struct rr_trigger_ops {
 	const char *call_rest;
 	/* How much of the case's pattern it reached, for the report. */
 	void (*reach)(const struct rr_case_result *c, char *buf, size_t len);
+
+	/*
+	 * Its own part of the reports, from what it kept in the result:
+	 * rr_result.trig (the run's, RR_TRIG_BYTES) and rr_case_result.trig
+	 * (a case's). Every hook may be NULL.
+	 *
+	 * text: its lines after the Trigger line of the text report.
+	 * key: the name of its object in the JSON "trigger" object and of
+	 * its KTAP diagnostic ("# KEY: SUMMARY"); summary() is that line,
+	 * and json() writes the object's members before its "text" (the
+	 * summary). Another trigger's run has "KEY": null.
+	 */
+	void (*text)(const struct rr_result *r, FILE *f, rr_field_fn *field);
+	const char *key;
+	void (*summary)(const struct rr_result *r, char *buf, size_t len);
+	void (*json)(const struct rr_result *r, struct rr_json *j);
+	/*
+	 * The same for each case: case_key names its block of the text
+	 * report, its member of the JSON case (null where case_summary()
+	 * gives "") and its KTAP diagnostic.
+	 */
+	const char *case_key;
+	void (*case_summary)(const struct rr_result *r,
+			     const struct rr_case_result *c, char *buf,
+			     size_t len);
+	void (*case_json)(const struct rr_result *r,
+			  const struct rr_case_result *c, struct rr_json *j);
+	/*
+	 * Made-up figures in r and its case c, so that tests/tools/
+	 * full-result writes every key this trigger can (docs.sh checks
+	 * they are documented).
+	 */
+	void (*example)(struct rr_result *r, struct rr_case_result *c);
 };
 
-extern const struct rr_trigger_ops rr_trigger_compact;
-extern const struct rr_trigger_ops rr_trigger_reclaim;
-extern const struct rr_trigger_ops rr_trigger_migrate;
-extern const struct rr_trigger_ops rr_trigger_soft_offline;
-extern const struct rr_trigger_ops rr_trigger_hwpoison;
-extern const struct rr_trigger_ops rr_trigger_pressure;
-extern const struct rr_trigger_ops rr_trigger_ksm_scan;
+#define X(id, sym) extern const struct rr_trigger_ops rr_trigger_##sym;
+RR_TRIGGERS(X)
+#undef X
 
 /*
- * Shared by the triggers that reclaim (trigger_reclaim.c): --swappiness
- * (journaled), and swap (an active one, or a zram device) described in
- * res.
+ * Shared by the triggers that reclaim (trigger_reclaim.c): their
+ * options (--swap-mb, --swappiness), --swappiness set (journaled), and
+ * swap (an active one, or a zram device) described in res.
  */
+extern const struct rr_opt rr_swap_opts[];
+extern const char rr_reclaim_backs_off_why[];
+bool rr_swap_opts_valid(char *err, size_t len);
 int rr_swappiness_set(char *why, size_t len);
 int rr_swap_setup(struct rr_result *res, char *why, size_t len);
 
 /* The entry of a trigger, NULL for auto or out of range. */
 const struct rr_trigger_ops *rr_trigger_get(int t);
+/* Each trigger t of the table, with its ops. */
+#define rr_for_each_trigger(t, ops) \
+	for ((t) = RR_TRIG_AUTO + 1; ((ops) = rr_trigger_get(t)); (t)++)
+/* Its name; "auto" for 0. */
+const char *rr_trigger_name(int t);
+/*
+ * The option tables of the triggers, for the runner's parser and help:
+ * --trigger (its choices and help drawn from the table), then each
+ * trigger's own options, each table once. Returns how many it put in
+ * tables (at most max, which RR_TRIGGER_OPT_TABLES always holds).
+ */
+#define RR_TRIGGER_OPT_TABLES (RR_TRIG_MAX + 1)
+int rr_trigger_opt_tables(const struct rr_opt **tables, int max);
+/* Every trigger's options sound (after parsing): false with err. */
+bool rr_trigger_opts_valid(char *err, size_t len);
+/*
+ * --trigger asked (0: auto) and the reproducer's own list (NULL: any
+ * but the only_listed; listed_why says why a list): false with err when
+ * asked is not one the reproducer can use, a usage error.
+ */
+bool rr_trigger_check(int asked, const int *listed, const char *listed_why,
+		      char *err, size_t len);
+/*
+ * The trigger to use: asked if it is available here; for auto, the
+ * first available of the reproducer's list, or the best by auto_rank.
+ * Returns it, with why it was chosen in chosen; 0 with skip's reason
+ * when none is available.
+ */
+int rr_trigger_choose(int asked, const int *listed, const char *listed_why,
+		      char *chosen, size_t clen, char *skip, size_t slen);
 /* Its kernel options, then its own check. */
 bool rr_trigger_available(enum rr_trigger t, char *why, size_t len);
-/*
- * Best available: migrate (the published trigger, one page at a time),
- * then reclaim (targets the pattern), then compaction (may miss it).
- */
+/* Best available by auto_rank (migrate, reclaim, compact); 0: none. */
 enum rr_trigger rr_trigger_auto(char *why, size_t len);
 bool rr_trigger_backs_off(enum rr_trigger t);
 bool rr_trigger_may_miss(enum rr_trigger t);

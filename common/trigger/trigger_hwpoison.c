@@ -38,6 +38,19 @@
 
 static const char *const kconfig[] = { "MEMORY_FAILURE", NULL };
 
+/* --injector and --allow-hwpoison */
+static int injector_asked = RR_INJ_AUTO;
+static bool allow_hwpoison;
+
+static const struct rr_opt opts[] = {
+	{ "injector", OPT_ENUM, &injector_asked, "HOW",
+	  "how the hwpoison trigger poisons a page: corrupt-pfn (debugfs hwpoison/corrupt-pfn, by frame number, from the measuring process), madvise (MADV_HWPOISON, made by the process that maps the page, which it kills), or auto (corrupt-pfn where the hwpoison injector can be reached, else madvise); either way unpoison-pfn gives the frames back only where the injector is",
+	  .choices = rr_injector_names },
+	{ "allow-hwpoison", OPT_FLAG, &allow_hwpoison, NULL,
+	  "let the hwpoison trigger run outside a VM that scripts/vm-run booted: each page it poisons retires a physical frame until reboot where the kernel cannot give it back (unpoison-pfn)" },
+	RR_OPT_END
+};
+
 /* The injector setup() chose, and why when it is not the one asked. */
 static int injector = RR_INJ_CORRUPT_PFN;
 static char injector_why[160];
@@ -57,13 +70,13 @@ static bool available(char *why, size_t len)
 		snprintf(why, len, "needs root (CAP_SYS_ADMIN)");
 		return false;
 	}
-	if (!rr_cfg.allow_hwpoison && !in_suite_vm()) {
+	if (!allow_hwpoison && !in_suite_vm()) {
 		snprintf(why, len,
 			 "refused outside a VM that scripts/vm-run booted: a poisoned frame is retired until reboot where the kernel cannot give it back; --allow-hwpoison to run it here anyway");
 		return false;
 	}
 	/* madvise needs nothing more; auto falls back to it */
-	return rr_cfg.injector != RR_INJ_CORRUPT_PFN ||
+	return injector_asked != RR_INJ_CORRUPT_PFN ||
 	       rr_hwpoison_reachable(why, len);
 }
 
@@ -82,11 +95,11 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		snprintf(w, sizeof(w), "no %s", rr_hwpoison_file("corrupt-pfn"));
 		err = -ENODEV;
 	}
-	if (err && rr_cfg.injector == RR_INJ_CORRUPT_PFN) {
+	if (err && injector_asked == RR_INJ_CORRUPT_PFN) {
 		snprintf(why, len, "%s", w);
 		return err;
 	}
-	injector = err || rr_cfg.injector == RR_INJ_MADVISE ?
+	injector = err || injector_asked == RR_INJ_MADVISE ?
 		   RR_INJ_MADVISE : RR_INJ_CORRUPT_PFN;
 	if (err)
 		snprintf(injector_why, sizeof(injector_why),
@@ -236,6 +249,8 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 
 const struct rr_trigger_ops rr_trigger_hwpoison = {
 	.name = "hwpoison",
+	.help = "memory_failure() of the pattern's pages, through the hwpoison injector or MADV_HWPOISON, --injector; only in the suite's VM or with --allow-hwpoison",
+	.opts = opts,
 	.kconfig = kconfig,
 	.bracket = -1,			/* no stock bracket: a walk probe */
 	.available = available,

@@ -31,6 +31,31 @@ static const char *const kconfig[] = { "KSM", NULL };
 
 static int ksmd_pid;
 
+/*
+ * ksmd while it ran for a case's probe pass (rr_case_result.trig,
+ * summed over runs): what it scanned, its CPU time (/proc/PID/stat utime
+ * and stime of ksmd), how often it was seen in D state (sampled every
+ * 10 ms), and what it merged.
+ */
+struct ksmd_use {
+	unsigned int calls;
+	double s;			/* time ksmd ran, s */
+	unsigned long long full_scans;
+	unsigned long long pages_scanned;	/* /sys/kernel/mm/ksm */
+	bool no_pages_scanned;		/* that counter is missing */
+	double cpu_ms;
+	unsigned long long samples, d_samples;
+	long long merging;		/* this process's, at the end */
+};
+
+_Static_assert(sizeof(struct ksmd_use) <= RR_TRIG_CASE_BYTES,
+	       "ksmd's figures fit rr_case_result.trig");
+
+static const struct ksmd_use *use_in(const struct rr_case_result *c)
+{
+	return (const struct ksmd_use *)c->trig;
+}
+
 /* The kernel thread named ksmd, or 0. */
 static int find_ksmd(void)
 {
@@ -109,7 +134,7 @@ static unsigned long long pages_scanned(bool *missing)
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
 	const struct rr_pattern *p = ctx->pattern;
-	struct rr_ksmd_use *u = ctx->ksmd;
+	struct ksmd_use *u = ctx->figures;
 	struct rr_ksm_counters k0, k;
 	unsigned long long scanned0, samples = 0, dstate = 0;
 	double cpu0 = 0, cpu1 = 0;
@@ -186,11 +211,65 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 static void reach(const struct rr_case_result *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "%llu full scans of ksmd over %.2f s",
-		 c->ksmd.full_scans, c->ksmd.s);
+		 use_in(c)->full_scans, use_in(c)->s);
+}
+
+/* What ksmd did in a case ("" if it did not run). */
+static void case_summary(const struct rr_result *r,
+			 const struct rr_case_result *c, char *buf,
+			 size_t size)
+{
+	const struct ksmd_use *u = use_in(c);
+	char scanned[96] = "pages scanned unknown (no pages_scanned counter)";
+
+	buf[0] = '\0';
+	if (!u->calls)
+		return;
+	if (!u->no_pages_scanned)
+		snprintf(scanned, sizeof(scanned),
+			 "%llu pages scanned (%.0f pages/s, %.2f us of ksmd CPU per page)",
+			 u->pages_scanned, u->s > 0 ? u->pages_scanned / u->s : 0,
+			 u->pages_scanned ? u->cpu_ms * 1000 / u->pages_scanned :
+			 0);
+	snprintf(buf, size,
+		 "ran %.2f s in %u call%s: %llu full scans, %s; CPU %.0f ms (/proc/PID/stat, clock ticks); in D state in %.1f%% of %llu samples (every 10 ms); %lld pages of this process merged at the end (%.1f MiB saved)",
+		 u->s, u->calls, u->calls == 1 ? "" : "s", u->full_scans,
+		 scanned, u->cpu_ms,
+		 u->samples ? 100.0 * u->d_samples / u->samples : 0,
+		 u->samples, u->merging,
+		 u->merging > 0 ? u->merging * (double)rr_page_size() /
+		 (1 << 20) : 0);
+}
+
+static void case_json(const struct rr_result *r,
+		      const struct rr_case_result *c, struct rr_json *j)
+{
+	const struct ksmd_use *u = use_in(c);
+
+	json_uint(j, "calls", u->calls);
+	json_num(j, "seconds", u->s, 3);
+	json_uint(j, "full_scans", u->full_scans);
+	if (u->no_pages_scanned)
+		json_null(j, "pages_scanned");
+	else
+		json_uint(j, "pages_scanned", u->pages_scanned);
+	json_num(j, "cpu_ms", u->cpu_ms, 1);
+	json_uint(j, "state_samples", u->samples);
+	json_uint(j, "d_state_samples", u->d_samples);
+	json_int(j, "merging_pages", u->merging);
+}
+
+static void example(struct rr_result *r, struct rr_case_result *c)
+{
+	struct ksmd_use *u = (struct ksmd_use *)c->trig;
+
+	u->calls = 1;
+	u->s = 1;
 }
 
 const struct rr_trigger_ops rr_trigger_ksm_scan = {
 	.name = "ksm-scan",
+	.help = "ksmd itself, run until the case's pages are merged; for the reproducers of the KSM daemon, which name it",
 	.kconfig = kconfig,
 	.bracket = RR_BR_KSM_SCAN,
 	.anywhere = true,
@@ -200,4 +279,8 @@ const struct rr_trigger_ops rr_trigger_ksm_scan = {
 	.setup = setup,
 	.fire = fire,
 	.reach = reach,
+	.case_key = "ksmd",
+	.case_summary = case_summary,
+	.case_json = case_json,
+	.example = example,
 };

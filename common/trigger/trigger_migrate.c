@@ -17,6 +17,16 @@
 
 static const char *const kconfig[] = { "NUMA", "MIGRATION", NULL };
 
+/* --migrate-batch: pages per move_pages() call; 0: all of a process's */
+static unsigned long long batch;
+
+static const struct rr_opt opts[] = {
+	{ "migrate-batch", OPT_UINT, &batch, "N",
+	  "the migrate trigger moves at most N pages per move_pages() call (1: one page at a time, as the published benchmark did); 0: all of a process's pages in one call",
+	  .min = 1, .max = 4000000, .zero_ok = true },
+	RR_OPT_END
+};
+
 static bool available(char *why, size_t len)
 {
 	if (!rr_migrate_available(why, len))
@@ -38,7 +48,7 @@ static int move_of(int pid, const struct rr_page_ref *refs, size_t n,
 	for (i = 0; i < n; i++)
 		pages[i] = refs[i].addr;
 	/* --migrate-batch: at most that many pages per move_pages() */
-	err = rr_migrate_pages_pid(pid, pages, n, rr_cfg.migrate_batch, &st);
+	err = rr_migrate_pages_pid(pid, pages, n, batch, &st);
 	free(pages);
 	rr_migrate_stats_add(sum, &st);
 	return err;
@@ -99,6 +109,9 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 
 const struct rr_trigger_ops rr_trigger_migrate = {
 	.name = "migrate",
+	.help = "move_pages() of the pattern's pages to another NUMA node; needs two nodes",
+	.auto_rank = 1,
+	.opts = opts,
 	.kconfig = kconfig,
 	.bracket = RR_BR_MIGRATE,
 	.available = available,

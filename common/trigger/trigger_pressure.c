@@ -14,6 +14,7 @@
  * each interval. Opt-in only: auto never picks it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -37,6 +38,44 @@
 #define WSF_PATH "/proc/sys/vm/watermark_scale_factor"
 
 static const char *const kconfig[] = { "SWAP", "MEMCG", NULL };
+
+/*
+ * Its figures of the run, over all its phases (in rr_result.trig): what
+ * the load held, how low free memory went, how each phase ended.
+ */
+struct figures {
+	unsigned int phases;
+	unsigned int reached;		/* the whole pattern unmapped */
+	unsigned int partly;		/* some of it, then no more */
+	unsigned int missed;		/* none of it within the bound */
+	unsigned int emergency;		/* stopped below the floor */
+	unsigned int revived;		/* dormant kswapd revivals */
+	unsigned long long kswapd_scanned; /* pgscan_kswapd, grown */
+	bool no_counters;		/* no VM event counters: unknown */
+	double max_s;			/* longest phase, s */
+	double max_reach_s;		/* longest wait for the pattern, s */
+	unsigned long long max_bytes;	/* most the load was asked to lock */
+	unsigned long long min_free_kb, min_avail_kb;	/* lowest seen */
+	unsigned long long floor_kb;
+	unsigned long long oom_kills;	/* /proc/vmstat oom_kill, grown */
+	int workers;
+	double bound_s;
+	char watermarks[192];		/* what was changed, or not */
+	char cmd[256];			/* the load's command (last) */
+};
+
+_Static_assert(sizeof(struct figures) <= RR_TRIG_BYTES,
+	       "the pressure trigger's figures fit rr_result.trig");
+
+static struct figures *figures_of(struct rr_result *r)
+{
+	return (struct figures *)r->trig;
+}
+
+static const struct figures *figures_in(const struct rr_result *r)
+{
+	return (const struct figures *)r->trig;
+}
 
 /* The load tasks a phase may have: more go unreaped, to init. */
 #define MAX_SEEN 64
@@ -96,7 +135,7 @@ static int raise_watermarks(struct rr_watermarks *w, char *why, size_t len)
  * failure leaves the watermarks raised between phases, where the floor
  * checks read MemAvailable: said, in the result's watermarks and here.
  */
-static void lower_watermarks(struct rr_pressure_result *pr)
+static void lower_watermarks(struct figures *pr)
 {
 	size_t o = strlen(pr->watermarks);
 	char v[32];
@@ -117,7 +156,7 @@ static void lower_watermarks(struct rr_pressure_result *pr)
 }
 
 /* What the phases will set, and whether the floor fits below it. */
-static int watermarks(struct rr_pressure_result *pr, char *why, size_t len)
+static int watermarks(struct figures *pr, char *why, size_t len)
 {
 	struct rr_watermarks w;
 	unsigned long long now = 0, left;
@@ -166,7 +205,7 @@ static int watermarks(struct rr_pressure_result *pr, char *why, size_t len)
 static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		 char *why, size_t len)
 {
-	struct rr_pressure_result *pr = &res->pressure;
+	struct figures *pr = figures_of(res);
 	char name[64];
 	int err;
 
@@ -198,7 +237,7 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	return watermarks(pr, why, len);
 }
 
-static void meminfo(struct rr_pressure_result *pr,
+static void meminfo(struct figures *pr,
 		    unsigned long long *free_kb)
 {
 	unsigned long long avail;
@@ -256,7 +295,7 @@ static void settle(void)
 	}
 }
 
-static void revive(struct rr_pressure_result *pr)
+static void revive(struct figures *pr)
 {
 	char how[160];
 	int err = rr_kswapd_revive(&st.scratch, &st.home, how, sizeof(how));
@@ -304,7 +343,7 @@ static int outcome(enum outcome out, const struct phase *ph,
 		   size_t present0, size_t last, uint64_t reach_ns,
 		   bool probe_pass, const char *why, char *how, size_t len)
 {
-	struct rr_pressure_result *pr = &st.res->pressure;
+	struct figures *pr = figures_of(st.res);
 	static const char *const ends[] = {
 		[REACHED] = "the pattern was unmapped",
 		[PARTLY] = "no more of the pattern went for 3 s",
@@ -372,7 +411,7 @@ static int top_up(struct phase *ph, const struct rr_watermarks *w,
 		  unsigned long long free_kb, uint64_t now, char *why,
 		  size_t len)
 {
-	struct rr_pressure_result *pr = &st.res->pressure;
+	struct figures *pr = figures_of(st.res);
 	unsigned long long usage = 0, bytes;
 	char no[256];
 
@@ -406,7 +445,7 @@ static void stop_loads(struct phase *ph)
 
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
-	struct rr_pressure_result *pr = &st.res->pressure;
+	struct figures *pr = figures_of(st.res);
 	const struct rr_pattern *p = ctx->pattern;
 	unsigned long long free_kb = 0, bytes, oom0 = 0, oom1 = 0;
 	unsigned long long scan0 = 0, scan = 0, seen = 0;
@@ -519,14 +558,94 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 		 c->gone, c->filled);
 }
 
+/* The report's one line on the phases (text, KTAP, JSON "text"). */
+static void summary(const struct rr_result *r, char *buf, size_t size)
+{
+	const struct figures *pr = figures_in(r);
+	char scanned[32] = "an unknown number of", ooms[96] =
+		"unknown (no VM event counters: see the kernel log line)";
+
+	if (!pr->no_counters) {
+		snprintf(scanned, sizeof(scanned), "%llu", pr->kswapd_scanned);
+		snprintf(ooms, sizeof(ooms), "%llu", pr->oom_kills);
+	}
+	if (!pr->phases) {
+		snprintf(buf, size, "no pressure phase ran; watermarks %s",
+			 pr->watermarks[0] ? pr->watermarks : "untouched");
+		return;
+	}
+	snprintf(buf, size,
+		 "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u (a victim's pass may miss: kswapd backs off from a writer); emergency stops %u; kswapd scanned %s pages (pgscan_kswapd) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %s; MemAvailable counts the raised high watermarks as reserved, so the stop watches MemFree",
+		 pr->phases, pr->phases == 1 ? "" : "s", pr->max_bytes >> 20,
+		 pr->workers, pr->bound_s, pr->max_s, pr->max_reach_s,
+		 pr->min_free_kb >> 10, pr->floor_kb >> 10,
+		 pr->min_avail_kb >> 10, pr->reached, pr->partly, pr->missed,
+		 pr->emergency, scanned, pr->revived, pr->watermarks, ooms);
+}
+
+static void text(const struct rr_result *r, FILE *f, rr_field_fn *field)
+{
+	char buf[PATH_MAX + 2048];
+
+	summary(r, buf, sizeof(buf));
+	field(f, "Pressure", buf);
+	snprintf(buf, sizeof(buf), "the load's memcg %s; swap %s", r->memcg,
+		 r->swap);
+	field(f, "", buf);
+}
+
+static void json(const struct rr_result *r, struct rr_json *j)
+{
+	const struct figures *pr = figures_in(r);
+
+	json_uint(j, "phases", pr->phases);
+	json_uint(j, "reached", pr->reached);
+	json_uint(j, "partly", pr->partly);
+	json_uint(j, "missed", pr->missed);
+	json_uint(j, "emergency_stops", pr->emergency);
+	json_num(j, "bound_s", pr->bound_s, 1);
+	json_num(j, "max_phase_s", pr->max_s, 3);
+	json_num(j, "max_reach_s", pr->max_reach_s, 3);
+	json_uint(j, "max_locked_bytes", pr->max_bytes);
+	json_int(j, "workers", pr->workers);
+	json_uint(j, "min_free_kb", pr->phases ? pr->min_free_kb : 0);
+	json_uint(j, "min_available_kb", pr->phases ? pr->min_avail_kb : 0);
+	json_uint(j, "floor_kb", pr->floor_kb);
+	if (pr->no_counters)
+		json_null(j, "kswapd_scanned");
+	else
+		json_uint(j, "kswapd_scanned", pr->kswapd_scanned);
+	json_uint(j, "kswapd_revived", pr->revived);
+	if (pr->no_counters)
+		json_null(j, "oom_kills");
+	else
+		json_uint(j, "oom_kills", pr->oom_kills);
+	json_str(j, "watermarks", pr->watermarks);
+	json_str(j, "command", pr->cmd);
+}
+
+static void example(struct rr_result *r, struct rr_case_result *c)
+{
+	figures_of(r)->phases = 1;
+}
+
 const struct rr_trigger_ops rr_trigger_pressure = {
 	.name = "pressure",
+	.help = "machine-wide memory pressure from stress-ng, with zram swap; bounded, and only when asked",
+	.opts = rr_swap_opts,
+	.opts_valid = rr_swap_opts_valid,
 	.kconfig = kconfig,
 	.bracket = RR_BR_LRU_BATCH,
 	.backs_off = true,
+	.backs_off_why = rr_reclaim_backs_off_why,
 	.anywhere = true,
 	.available = available,
 	.setup = setup,
 	.fire = fire,
 	.reach = reach,
+	.text = text,
+	.key = "pressure",
+	.summary = summary,
+	.json = json,
+	.example = example,
 };

@@ -12,6 +12,7 @@
 
 #include "journal/journal.h"
 #include "lib/util.h"
+#include "mm/memcg.h"
 #include "mm/swap.h"
 #include "model/repro.h"
 #include "model/result.h"
@@ -19,6 +20,40 @@
 #include "trigger/trigger.h"
 
 static const char *const kconfig[] = { "MEMCG", "SWAP", NULL };
+
+/* The group it made and joined in setup(), and reclaims. */
+static struct rr_memcg cg;
+
+/* --swap-mb and --swappiness, for every trigger that reclaims */
+static unsigned long long swap_mb = 256;
+static const char *swappiness;		/* NULL: leave it as it is */
+
+const struct rr_opt rr_swap_opts[] = {
+	{ "swap-mb", OPT_UINT, &swap_mb, "MB",
+	  "size of the zram swap device created when no swap is active",
+	  .min = 16, .max = 65536 },
+	{ "swappiness", OPT_STRING, &swappiness, "N",
+	  "vm.swappiness (0-200) for the run, journaled and restored; with memcg v1 the reclaim trigger's group gets it too (else 200, the most the kernel allows). Default: left as it is",
+	},
+	RR_OPT_END
+};
+
+bool rr_swap_opts_valid(char *err, size_t len)
+{
+	unsigned long long n;
+
+	if (swappiness && (rr_parse_dec(swappiness, &n) || n > 200)) {
+		snprintf(err, len,
+			 "--swappiness: '%s' is not a number from 0 to 200",
+			 swappiness);
+		return false;
+	}
+	return true;
+}
+
+/* Why a victim cuts the walks of a trigger that reclaims short. */
+const char rr_reclaim_backs_off_why[] =
+	"Reclaim's folio_referenced() takes that lock with trylock and gives up when a writer waits, so a victim cuts reclaim's walks short and shows what a writer waits while reclaim backs off.";
 
 static bool available(char *why, size_t len)
 {
@@ -43,30 +78,29 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 		return err;
 	rr_phase(res, "setup: memory cgroup");
 	snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
-	err = rr_memcg_create(&ctx->cg, name, why, len);
+	err = rr_memcg_create(&cg, name, why, len);
 	if (!err)
-		err = rr_memcg_join(&ctx->cg);
+		err = rr_memcg_join(&cg);
 	if (err) {
 		if (!why[0])
-			snprintf(why, len, "cannot join %s: %s", ctx->cg.path,
+			snprintf(why, len, "cannot join %s: %s", cg.path,
 				 strerror(-err));
 		return err;
 	}
-	ctx->in_cg = true;
 	/* v1: the group's own swappiness (it goes away with the group) */
-	if (rr_cfg.swappiness && ctx->cg.ver == RR_MEMCG_V1) {
+	if (swappiness && cg.ver == RR_MEMCG_V1) {
 		char path[PATH_MAX + 32];
 
 		snprintf(path, sizeof(path), "%s/memory.swappiness",
-			 ctx->cg.path);
-		err = rr_write_file(path, rr_cfg.swappiness);
+			 cg.path);
+		err = rr_write_file(path, swappiness);
 		if (err) {
 			snprintf(why, len, "%s: %s", path, strerror(-err));
 			return err;
 		}
 	}
 	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
-		 rr_memcg_ver_name(ctx->cg.ver), ctx->cg.path);
+		 rr_memcg_ver_name(cg.ver), cg.path);
 	err = rr_swap_setup(res, why, len);
 	if (err)
 		return err;
@@ -75,8 +109,8 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	 * pages only once the inactive list runs low, and KSM pages sit on
 	 * the active list after merging: a smaller target never reaches
 	 * them. The group holds only this process, so nothing else pays.
+	 * (fire() asks for RR_RECLAIM_ALL.)
 	 */
-	ctx->reclaim_bytes = RR_RECLAIM_ALL;
 	return 0;
 }
 
@@ -84,11 +118,11 @@ int rr_swappiness_set(char *why, size_t len)
 {
 	int err;
 
-	if (!rr_cfg.swappiness)
+	if (!swappiness)
 		return 0;
-	err = journal_knob_set("/proc/sys/vm/swappiness", rr_cfg.swappiness);
+	err = journal_knob_set("/proc/sys/vm/swappiness", swappiness);
 	if (err)
-		snprintf(why, len, "vm.swappiness %s: %s", rr_cfg.swappiness,
+		snprintf(why, len, "vm.swappiness %s: %s", swappiness,
 			 strerror(-err));
 	return err;
 }
@@ -99,22 +133,22 @@ int rr_swap_setup(struct rr_result *res, char *why, size_t len)
 	int err;
 
 	rr_phase(res, "setup: swap");
-	err = rr_swap_ensure(&swap, rr_cfg.swap_mb, why, len);
+	err = rr_swap_ensure(&swap, swap_mb, why, len);
 	if (err)
 		return err;
 	rr_swap_describe(&swap, res->swap, sizeof(res->swap));
-	if (rr_cfg.swappiness) {
+	if (swappiness) {
 		size_t o = strlen(res->swap);
 
 		snprintf(res->swap + o, sizeof(res->swap) - o,
-			 "; vm.swappiness %s (--swappiness)", rr_cfg.swappiness);
+			 "; vm.swappiness %s (--swappiness)", swappiness);
 	}
 	return 0;
 }
 
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
-	return rr_memcg_reclaim(&ctx->cg, ctx->reclaim_bytes, how, len);
+	return rr_memcg_reclaim(&cg, RR_RECLAIM_ALL, how, len);
 }
 
 static void reach(const struct rr_case_result *c, char *buf, size_t len)
@@ -123,13 +157,31 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 		 c->gone, c->filled);
 }
 
+/* The report's line: the group (the JSON has its whole path) and swap. */
+static void text(const struct rr_result *r, FILE *f, rr_field_fn *field)
+{
+	const char *group = strrchr(r->memcg, '/');
+	char buf[PATH_MAX + 256];
+
+	snprintf(buf, sizeof(buf), "memcg %.*s group %s; swap %s",
+		 (int)strcspn(r->memcg, " "), r->memcg,
+		 group ? group + 1 : r->memcg, r->swap);
+	field(f, "", buf);
+}
+
 const struct rr_trigger_ops rr_trigger_reclaim = {
 	.name = "reclaim",
+	.help = "reclaim forced on the reproducer's own memory cgroup, with swap",
+	.auto_rank = 2,
+	.opts = rr_swap_opts,
+	.opts_valid = rr_swap_opts_valid,
 	.kconfig = kconfig,
 	.bracket = RR_BR_MEMCG_RECLAIM,
 	.backs_off = true,
+	.backs_off_why = rr_reclaim_backs_off_why,
 	.available = available,
 	.setup = setup,
 	.fire = fire,
 	.reach = reach,
+	.text = text,
 };

@@ -132,6 +132,7 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 
 const struct rr_trigger_ops rr_trigger_soft_offline = {
 	.name = "soft-offline",
+	.help = "madvise(MADV_SOFT_OFFLINE) of the pattern's pages: each migrates to a new frame, the old one is retired, then given back",
 	.kconfig = kconfig,
 	.bracket = RR_BR_MIGRATE,
 	.available = available,

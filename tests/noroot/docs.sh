@@ -20,9 +20,17 @@ keys() {
 		select(. != null)] | unique[]' "$@" | sort -u
 }
 
+# one report per trigger with figures of its own (each writes its keys)
 "$full" json >"$work/full.json"
-assert "full-result writes valid JSON" jq -e . "$work/full.json"
-keys "$work/full.json" >"$work/writer"
+files=("$work/full.json")
+for t in $("$full" --triggers); do
+	"$full" json "$t" >"$work/full-$t.json"
+	files+=("$work/full-$t.json")
+done
+assert "full-result writes valid JSON, for each trigger with figures of its own (${#files[@]} reports)" \
+	jq -e . "${files[@]}"
+assert "more than one trigger keeps figures of its own" [ ${#files[@]} -ge 3 ]
+keys "${files[@]}" >"$work/writer"
 grep -o '`[a-z_0-9-]*`' "$md" | tr -d '`' | sort -u >"$work/doc"
 keys "$top"/docs/sample-*.json >"$work/samples"
 # the fields the tables name: their first column

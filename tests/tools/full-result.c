@@ -8,7 +8,11 @@
  * writer can emit is documented in docs/results.md and kept in a sample.
  * The figures are made up and mean nothing: only the keys count.
  *
- * Usage: full-result [text|ktap|json]   (default json)
+ * A trigger's own figures are its example() hook's: one trigger per
+ * report, pressure unless named.
+ *
+ * Usage: full-result [text|ktap|json [TRIGGER]]   (default json pressure)
+ *        full-result --triggers   the triggers with figures of their own
  */
 #include <string.h>
 
@@ -53,8 +57,6 @@ static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 	c->klog.read = true;
 	c->klog.lines = 1;
 	snprintf(c->klog.line[0], sizeof(c->klog.line[0]), "a line");
-	c->ksmd.calls = 1;
-	c->ksmd.s = 1;
 	c->walkers[RR_TASK_KSWAPD] = 4;
 }
 
@@ -64,18 +66,32 @@ int main(int argc, char **argv)
 	static const double *v[3];
 	static size_t n[3];
 	const char *fmt = argc > 1 ? argv[1] : "json";
-	int i;
+	const char *trig = argc > 2 ? argv[2] : "pressure";
+	const struct rr_trigger_ops *ops;
+	int i, t;
+
+	if (!strcmp(fmt, "--triggers")) {
+		for (t = 1; (ops = rr_trigger_get(t)); t++)
+			if (ops->example)
+				printf("%s\n", ops->name);
+		return 0;
+	}
+	for (t = 1; (ops = rr_trigger_get(t)) && strcmp(ops->name, trig); t++)
+		;
+	if (!ops) {
+		fprintf(stderr, "full-result: no trigger %s\n", trig);
+		return 2;
+	}
 
 	snprintf(r.reproducer, sizeof(r.reproducer), "full-result");
 	snprintf(r.options, sizeof(r.options), "full-result");
 	snprintf(r.sys.kconfig, sizeof(r.sys.kconfig), "KSM=y");
-	r.trigger = RR_TRIG_PRESSURE;
+	r.trigger = t;
 	r.probe.bracket = RR_BR_RMAP_WALK;
 	r.nr_cross = 1;
 	r.cross[0].bracket = RR_BR_RMAP_WALK;
 	r.anywhere = true;
 	r.iterations = r.iter_items = true;
-	r.pressure.phases = 1;
 	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
 	r.part.timed = true;
 	r.threshold_ms = 10;
@@ -89,6 +105,8 @@ int main(int argc, char **argv)
 	fill_case(&r, 0, RR_PT_KSM, 500);
 	fill_case(&r, 1, RR_PT_ANON, 1);
 	fill_case(&r, 2, RR_PT_FILE, 2);
+	for (i = 0; i < 3 && ops->example; i++)
+		ops->example(&r, &r.cases[i]);
 	for (i = 0; i < 3; i++) {
 		v[i] = r.cases[i].keep;
 		n[i] = r.cases[i].kept;

@@ -20,6 +20,23 @@
 #include "probe/probe.h"
 #include "trigger/trigger.h"
 
+/*
+ * Parse "--NAME [VALUE]" through the triggers' own option tables, as
+ * the runner does: 0, or -1 with err.
+ */
+static int trigger_opt(const char *name, const char *value, char *err,
+		       size_t len)
+{
+	const struct rr_opt *tables[RR_TRIG_MAX + 2];
+	char opt[64];
+	char *argv[] = { "test", opt, (char *)value, NULL };
+	int n = rr_trigger_opt_tables(tables, RR_TRIG_MAX + 1);
+
+	tables[n] = NULL;
+	snprintf(opt, sizeof(opt), "--%s", name);
+	return rr_opts_parse(tables, value ? 3 : 2, argv, err, len);
+}
+
 static void test_auto_order(void)
 {
 	static const enum rr_trigger order[] = {
@@ -57,7 +74,6 @@ static void test_unavailable_says_why(void)
 	CHECK(rr_trigger_auto(why, sizeof(why)) != RR_TRIG_SOFT_OFFLINE);
 	CHECK(rr_trigger_auto(why, sizeof(why)) != RR_TRIG_HWPOISON);
 	/* outside the suite's VM, without consent: refused, and why */
-	rr_cfg.allow_hwpoison = false;
 	why[0] = '\0';
 	if (!rr_trigger_available(RR_TRIG_HWPOISON, why, sizeof(why)))
 		CHECK(why[0] != '\0');
@@ -67,8 +83,8 @@ static void test_rules(void)
 {
 	char why[256] = "";
 
-	CHECK_STR(rr_trigger_names[RR_TRIG_MIGRATE], "migrate");
-	CHECK(rr_trigger_names[RR_TRIG_MAX] == NULL);
+	CHECK_STR(rr_trigger_name(RR_TRIG_MIGRATE), "migrate");
+	CHECK_STR(rr_trigger_name(RR_TRIG_AUTO), "auto");
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_RECLAIM), RR_BR_MEMCG_RECLAIM);
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_MIGRATE), RR_BR_MIGRATE);
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_COMPACT), RR_BR_MIGRATE);
@@ -78,11 +94,11 @@ static void test_rules(void)
 	CHECK(rr_trigger_backs_off(RR_TRIG_RECLAIM));
 	CHECK(!rr_trigger_backs_off(RR_TRIG_MIGRATE));
 	/* soft offline migrates each page: the migration bracket */
-	CHECK_STR(rr_trigger_names[RR_TRIG_SOFT_OFFLINE], "soft-offline");
+	CHECK_STR(rr_trigger_name(RR_TRIG_SOFT_OFFLINE), "soft-offline");
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_SOFT_OFFLINE), RR_BR_MIGRATE);
 	CHECK(!rr_trigger_may_miss(RR_TRIG_SOFT_OFFLINE));
 	/* hwpoison has no stock bracket: only walk-level probes time it */
-	CHECK_STR(rr_trigger_names[RR_TRIG_HWPOISON], "hwpoison");
+	CHECK_STR(rr_trigger_name(RR_TRIG_HWPOISON), "hwpoison");
 	CHECK_EQ(rr_trigger_bracket(RR_TRIG_HWPOISON), -1);
 	CHECK(!rr_probe_available(RR_PROBE_BRACKETS, -1, why, sizeof(why)));
 	CHECK_CONTAINS(why, "a walk-level probe");
@@ -112,11 +128,11 @@ static void test_injector(void)
 	setenv("RMAP_REPRO_SYS_DIR", dir, 1);
 	CHECK_STR(rr_injector_names[RR_INJ_MADVISE], "madvise");
 
-	rr_cfg.injector = RR_INJ_AUTO;
+	CHECK_EQ(trigger_opt("injector", "auto", why, sizeof(why)), 0);
 	CHECK_EQ(t->setup(&ctx, NULL, why, sizeof(why)), 0);
 	CHECK_EQ(t->actors(&p, pids, 4), 0);
 
-	rr_cfg.injector = RR_INJ_MADVISE;
+	CHECK_EQ(trigger_opt("injector", "madvise", why, sizeof(why)), 0);
 	CHECK_EQ(t->setup(&ctx, NULL, why, sizeof(why)), 0);
 	/* each member once */
 	CHECK_EQ(t->actors(&p, pids, 4), 2);
@@ -124,7 +140,7 @@ static void test_injector(void)
 	CHECK_EQ(pids[1], 4343);
 	CHECK_EQ(t->actors(&p, pids, 1), 1);
 
-	rr_cfg.injector = RR_INJ_AUTO;
+	CHECK_EQ(trigger_opt("injector", "auto", why, sizeof(why)), 0);
 	unsetenv("RMAP_REPRO_SYS_DIR");
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	CHECK_EQ(system(path), 0);
@@ -144,9 +160,74 @@ static void test_table(void)
 		CHECK(t != NULL);
 		if (!t)
 			continue;
-		CHECK_STR(t->name, rr_trigger_names[i]);
+		CHECK(t->name && t->help && t->help[0]);
 		CHECK(t->available && t->fire && t->reach && t->kconfig);
+		/* a summary for its key, a case summary for its case key */
+		CHECK(!t->key || t->summary);
+		CHECK(!t->case_key || t->case_summary);
 	}
+}
+
+/*
+ * The seam the runner uses: --trigger's choices and help come from the
+ * table (every trigger, each with its help), each trigger's options are
+ * offered once, and the reproducer's own list is enforced.
+ */
+static void test_seam(void)
+{
+	const struct rr_opt *tables[RR_TRIG_MAX + 2];
+	const int listed[] = { RR_TRIG_MIGRATE, 0 };
+	char err[256] = "", chosen[128] = "", skip[512] = "";
+	int n, i, k, t;
+
+	n = rr_trigger_opt_tables(tables, RR_TRIG_MAX + 1);
+	CHECK(n >= 2);
+	CHECK_STR(tables[0][0].name, "trigger");
+	for (t = RR_TRIG_AUTO; t < RR_TRIG_MAX; t++) {
+		CHECK_STR(tables[0][0].choices[t], rr_trigger_name(t));
+		if (t)
+			CHECK_CONTAINS(tables[0][0].help,
+				       rr_trigger_get(t)->help);
+	}
+	CHECK(tables[0][0].choices[RR_TRIG_MAX] == NULL);
+	CHECK_CONTAINS(tables[0][0].help, "or auto (the best available: migrate, reclaim, compact");
+	/* each table once: the swap options are shared */
+	for (i = 0; i < n; i++)
+		for (k = 0; k < i; k++)
+			CHECK(tables[i] != tables[k]);
+	CHECK_EQ(trigger_opt("swappiness", "201", err, sizeof(err)), 0);
+	CHECK(!rr_trigger_opts_valid(err, sizeof(err)));
+	CHECK_CONTAINS(err, "--swappiness: '201' is not a number from 0 to 200");
+	CHECK_EQ(trigger_opt("swappiness", "60", err, sizeof(err)), 0);
+	CHECK_EQ(trigger_opt("compact-node", "bogus", err, sizeof(err)), 0);
+	CHECK(!rr_trigger_opts_valid(err, sizeof(err)));
+	CHECK_CONTAINS(err, "--compact-node: 'bogus' is not a node number or all");
+	CHECK_EQ(trigger_opt("compact-node", "all", err, sizeof(err)), 0);
+	CHECK(rr_trigger_opts_valid(err, sizeof(err)));
+	CHECK_EQ(trigger_opt("no-such", NULL, err, sizeof(err)), -1);
+
+	/* a listed trigger only; ksm-scan only where listed */
+	CHECK(rr_trigger_check(RR_TRIG_AUTO, listed, NULL, err, sizeof(err)));
+	CHECK(rr_trigger_check(RR_TRIG_MIGRATE, listed, NULL, err,
+			       sizeof(err)));
+	CHECK(!rr_trigger_check(RR_TRIG_RECLAIM, listed, "needs NUMA", err,
+				sizeof(err)));
+	CHECK_STR(err, "--trigger reclaim: needs NUMA");
+	CHECK(!rr_trigger_check(RR_TRIG_KSM_SCAN, NULL, NULL, err,
+				sizeof(err)));
+	CHECK_CONTAINS(err, "only for the reproducers that list it");
+
+	/* asked by name: that one, or a skip naming it */
+	t = rr_trigger_choose(RR_TRIG_AUTO + RR_TRIG_MAX, NULL, NULL, chosen,
+			      sizeof(chosen), skip, sizeof(skip));
+	CHECK_EQ(t, RR_TRIG_AUTO);
+	CHECK_CONTAINS(skip, "no such trigger");
+	t = rr_trigger_choose(RR_TRIG_AUTO, listed, "needs NUMA", chosen,
+			      sizeof(chosen), skip, sizeof(skip));
+	if (t)
+		CHECK_EQ(t, RR_TRIG_MIGRATE);
+	else
+		CHECK_CONTAINS(skip, "needs NUMA; migrate: ");
 }
 
 /* Needs are checked, not assumed: no mkswap, no zram swap to make. */
@@ -183,5 +264,6 @@ static void test_fire_unknown(void)
 		 -EINVAL);
 }
 
-TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules), T(test_table),
+TEST_MAIN(T(test_auto_order), T(test_unavailable_says_why), T(test_rules),
+	  T(test_table), T(test_seam),
 	  T(test_mkswap_needed), T(test_fire_unknown), T(test_injector))

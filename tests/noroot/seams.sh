@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A trigger is one file: the runner (common/core) and the report writers
+# (common/report) name no trigger, neither by its name nor by an
+# RR_TRIG_ constant; every trigger file has its line in RR_TRIGGERS
+# (trigger.h) and every line its file; --help lists every trigger.
+# Needs no root and changes nothing.
+. "$(dirname "$0")/../lib/integration.sh"
+
+tdir=$top/common/trigger
+mapfile -t names < <(sed -n 's/^\t\.name = "\([a-z-]*\)",$/\1/p' \
+		     "$tdir"/trigger_*.c)
+nfiles=$(ls "$tdir"/trigger_*.c | wc -l)
+assert "each of the $nfiles trigger files names its trigger (${names[*]})" \
+	[ ${#names[@]} = "$nfiles" ]
+
+# X(ID, sym) lines of RR_TRIGGERS, and the files they point at
+mapfile -t syms < <(sed -n 's/^\tX([A-Z_]*, \([a-z_]*\)).*/\1/p' \
+		    "$tdir/trigger.h")
+missing=()
+for s in "${syms[@]}"; do
+	[ -e "$tdir/trigger_$s.c" ] || missing+=("trigger_$s.c")
+done
+for f in "$tdir"/trigger_*.c; do
+	s=$(basename "$f" .c)
+	printf '%s\n' "${syms[@]}" | grep -qx "${s#trigger_}" ||
+		missing+=("RR_TRIGGERS line for $s")
+done
+assert "RR_TRIGGERS has a line per trigger file and a file per line${missing:+ (missing: ${missing[*]})}" \
+	[ ${#syms[@]} = "$nfiles" ] && [ ${#missing[@]} = 0 ]
+
+# check FILES...: the lines that name a trigger or an RR_TRIG_ constant
+named() {
+	local re
+
+	re="RR_TRIG_[A-Z_]+|rr_trigger_($(IFS='|'; echo "${syms[*]}"))\\b"
+	re="$re|\\b($(IFS='|'; echo "${names[*]}"))\\b"
+	grep -n -i -E -H "$re" "$@"
+}
+mapfile -t hits < <(cd "$top" && named common/core/*.[ch] \
+		    common/report/*.[ch])
+if [ ${#hits[@]} -eq 0 ]; then
+	ok "the runner and the report writers name no trigger"
+else
+	not_ok "the runner and the report writers name no trigger" \
+		"${hits[@]}"
+fi
+# the check itself: a writer that branched on a trigger is caught
+printf 'if (r->trigger == RR_TRIG_PRESSURE)\n\t/* Reclaim backs off */\n' \
+	>"$work/fake.c"
+assert "a branch on RR_TRIG_PRESSURE, or a trigger's name, is caught" \
+	[ "$(named "$work/fake.c" | wc -l)" = 2 ]
+
+"$top/build/bin/ksm-mprotect-split" --help >"$work/help" 2>&1
+missing=()
+for name in "${names[@]}"; do
+	tr -s ' \n' ' ' <"$work/help" | grep -q -- "--trigger NAME .*$name (" ||
+		missing+=("$name")
+done
+assert "--help describes every trigger under --trigger${missing:+ (not: ${missing[*]})}" \
+	[ ${#missing[@]} = 0 ]
+finish
