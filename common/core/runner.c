@@ -506,28 +506,19 @@ static bool options_valid(const struct rr_repro *r, char *err, size_t len)
 	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
 }
 
-int rr_main(const struct rr_repro *r, int argc, char **argv)
+/*
+ * Parse and check the options: true to go on; false with the exit code
+ * in *code (0 after --help, that of a usage error).
+ */
+static bool parse(const struct rr_repro *r, int argc, char **argv, int *code)
 {
 	/* the common options, the triggers', KSM's, the reproducer's */
-	const struct rr_opt *tables[4 + RR_TRIGGER_OPT_TABLES] = { common_opts };
-	char err[512], holder[160], why[512];
-	struct rr_result *res;
-	sigset_t set, old;
-	bool timed_out;
-	int n = 1, ret, status = 0, sig;
-	pid_t child;
+	const struct rr_opt *tables[4 + RR_TRIGGER_OPT_TABLES] = {
+		common_opts
+	};
+	char err[512], usage[128];
+	int n = 1, ret;
 
-	rr_set_prog(r->name);
-	if (!rr_repro_valid(r, err, sizeof(err))) {
-		fprintf(stderr, "%s: a bug in its declaration: %s\n", r->name,
-			err);
-		return 2;
-	}
-	/*
-	 * A reader that goes away (| head) must not kill us before the
-	 * restore: writes to a closed pipe fail with EPIPE instead.
-	 */
-	signal(SIGPIPE, SIG_IGN);
 	n += rr_trigger_opt_tables(tables + n, RR_TRIGGER_OPT_TABLES);
 	if (has_ksm_case(r))
 		tables[n++] = rr_ksm_opt_table;
@@ -535,26 +526,37 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		tables[n++] = r->opts;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
-		char usage[128];
-
 		snprintf(usage, sizeof(usage), "%s [OPTIONS]", r->name);
 		rr_opts_help(stdout, usage, r->summary, tables);
-		return 0;
+		*code = 0;
+		return false;
 	}
 	if (!ret && !options_valid(r, err, sizeof(err)))
 		ret = -1;
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", r->name, err,
 			r->name);
-		return usage_error(argc, argv);
+		*code = usage_error(argc, argv);
+		return false;
 	}
 	rr_set_quiet(rr_cfg.quiet);
+	return true;
+}
+
+/*
+ * The result, in memory shared with the measuring child, with what is
+ * known before anything runs; NULL if it cannot be had.
+ */
+static struct rr_result *new_result(const struct rr_repro *r, int argc,
+				    char **argv)
+{
+	struct rr_result *res;
 
 	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED) {
 		perror("mmap");
-		return 2;
+		return NULL;
 	}
 	memset(res, 0, sizeof(*res));
 	snprintf(res->reproducer, sizeof(res->reproducer), "%s", r->name);
@@ -569,16 +571,28 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	res->min_ratio = rr_cfg.min_ratio;
 	if (r->describe)
 		r->describe(res);
+	return res;
+}
+
+/*
+ * Root, the memory floor, the run lock, the journal (a leftover one
+ * replayed first), tracefs and the prerequisites: true to go on; false
+ * with res's verdict set and whatever was changed undone.
+ */
+static bool start(const struct rr_repro *r, struct rr_result *res)
+{
+	char holder[160], why[512];
+	int ret;
 
 	if (geteuid()) {
 		rr_set_verdict(res, RR_SKIP, "needs root");
-		return finish(r, res, 0);
+		return false;
 	}
 	/* Before the lock and the journal: a skip changes nothing. */
 	if (rr_memory_floor(largest_pattern(r), rr_cfg.min_free_mb, why,
 			    sizeof(why))) {
 		rr_set_verdict(res, RR_SKIP, "%s", why);
-		return finish(r, res, 0);
+		return false;
 	}
 	ret = rr_lock_acquire(r->name, holder, sizeof(holder));
 	if (ret) {
@@ -589,25 +603,41 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 			       rr_state_dir(),
 			       ret == -EBUSY ? holder : strerror(-ret));
 		rr_warn("%s", res->reason);
-		return finish(r, res, 0);
+		return false;
 	}
 	ret = journal_begin(r->name, why, sizeof(why));
 	if (ret == -EUCLEAN) {
 		/* nothing of this run's to undo: the failed journal stays */
 		rr_set_verdict(res, RR_ERROR, "cannot start: %s", why);
-		return finish(r, res, 0);
+		return false;
 	}
 	if (!ret && rr_trace_mount(why, sizeof(why)))
 		ret = -EIO;
 	if (ret) {
 		rr_set_verdict(res, RR_ERROR, "cannot start: %s", why);
 		restore(res);
-		return finish(r, res, 0);
+		return false;
 	}
 	if (!rr_prerequisites(r, res)) {
 		restore(res);
-		return finish(r, res, 0);
+		return false;
 	}
+	return true;
+}
+
+/*
+ * Fork the measuring child and supervise it: the signal that stopped
+ * the run (0 if none), with its status and whether it timed out; -1 if
+ * it could not be forked (res says why). The signals waited for stay
+ * blocked, so that a second Ctrl-C cannot stop the restore.
+ */
+static int run_child(const struct rr_repro *r, struct rr_result *res,
+		     int *status, bool *timed_out)
+{
+	struct rusage ru;
+	sigset_t set, old;
+	pid_t child;
+	int i, sig;
 
 	/*
 	 * Block the signals we wait for before the child exists. A signal
@@ -616,8 +646,8 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	 */
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	for (n = 0; n < 3; n++) {
-		int s = (int[]){ SIGINT, SIGTERM, SIGHUP }[n];
+	for (i = 0; i < 3; i++) {
+		int s = (int[]){ SIGINT, SIGTERM, SIGHUP }[i];
 		struct sigaction sa;
 
 		if (!sigaction(s, NULL, &sa) && sa.sa_handler != SIG_IGN)
@@ -630,8 +660,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	child = fork();
 	if (child < 0) {
 		rr_set_verdict(res, RR_ERROR, "fork: %s", strerror(errno));
-		restore(res);
-		return finish(r, res, 0);
+		return -1;
 	}
 	if (!child) {
 		pid_t parent = getppid();
@@ -646,33 +675,65 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		fflush(NULL);
 		_exit(0);
 	}
+	sig = supervise(child, &set, status, timed_out);
+	if (!getrusage(RUSAGE_CHILDREN, &ru))
+		res->max_rss_kb = ru.ru_maxrss;
+	return sig;
+}
 
-	sig = supervise(child, &set, &status, &timed_out);
-	{
-		struct rusage ru;
+/* A child that did not reach the end: why, in the verdict's reason. */
+static void child_stopped(struct rr_result *res, int sig, int status,
+			  bool timed_out)
+{
+	if (sig)
+		rr_set_verdict(res, RR_ERROR, "interrupted by SIG%s during %s",
+			       sigabbrev_np(sig), res->phase);
+	else if (timed_out)
+		rr_set_verdict(res, RR_ERROR,
+			       "timed out after %llu s during %s",
+			       rr_cfg.timeout_s, res->phase);
+	else if (WIFSIGNALED(status))
+		rr_set_verdict(res, RR_ERROR,
+			       "the measuring process died of SIG%s during %s",
+			       sigabbrev_np(WTERMSIG(status)), res->phase);
+	else
+		rr_set_verdict(res, RR_ERROR,
+			       "the measuring process exited (%d) during %s",
+			       WEXITSTATUS(status), res->phase);
+}
 
-		if (!getrusage(RUSAGE_CHILDREN, &ru))
-			res->max_rss_kb = ru.ru_maxrss;
+int rr_main(const struct rr_repro *r, int argc, char **argv)
+{
+	struct rr_result *res;
+	char err[512];
+	bool timed_out = false;
+	int code, status = 0, sig;
+
+	rr_set_prog(r->name);
+	if (!rr_repro_valid(r, err, sizeof(err))) {
+		fprintf(stderr, "%s: a bug in its declaration: %s\n", r->name,
+			err);
+		return 2;
 	}
-	if (!res->done) {
-		if (sig)
-			rr_set_verdict(res, RR_ERROR,
-				       "interrupted by SIG%s during %s",
-				       sigabbrev_np(sig), res->phase);
-		else if (timed_out)
-			rr_set_verdict(res, RR_ERROR,
-				       "timed out after %llu s during %s",
-				       rr_cfg.timeout_s, res->phase);
-		else if (WIFSIGNALED(status))
-			rr_set_verdict(res, RR_ERROR,
-				       "the measuring process died of SIG%s during %s",
-				       sigabbrev_np(WTERMSIG(status)),
-				       res->phase);
-		else
-			rr_set_verdict(res, RR_ERROR,
-				       "the measuring process exited (%d) during %s",
-				       WEXITSTATUS(status), res->phase);
+	/*
+	 * A reader that goes away (| head) must not kill us before the
+	 * restore: writes to a closed pipe fail with EPIPE instead.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	if (!parse(r, argc, argv, &code))
+		return code;
+	res = new_result(r, argc, argv);
+	if (!res)
+		return 2;
+	if (!start(r, res))
+		return finish(r, res, 0);
+	sig = run_child(r, res, &status, &timed_out);
+	if (sig < 0) {
+		restore(res);
+		return finish(r, res, 0);
 	}
+	if (!res->done)
+		child_stopped(res, sig, status, timed_out);
 	/*
 	 * Read here, once the child is gone, whatever it died of: a child
 	 * killed inside its trigger never reaches the end of its body.
@@ -680,7 +741,6 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	if (res->nr_cases &&
 	    rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after))
 		res->oom_unknown = true;
-	/* Signals stay blocked: a second Ctrl-C must not stop the restore. */
 	restore(res);
 	return finish(r, res, sig);
 }

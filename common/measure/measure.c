@@ -216,83 +216,98 @@ static void run_losses(struct body *b, struct rr_case_result *c,
  * the counting pass records the walks and counts their steps; the bare
  * pass records nothing. With v, the victim toggles during the trigger.
  */
-static int fire(struct body *b, struct rr_case_result *c,
-		struct rr_pattern *p, enum rr_pass pass, struct rr_victim *v,
-		unsigned long *counted, char *why, size_t len)
-{
-	struct rr_result *res = b->res;
-	struct case_state *cs = state(b, c);
-	const struct rr_case *d = decl(b, c);
-	bool probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT;
-	struct rr_iter_counts ic = { 0 };
-	struct rr_bprobe_result pres[1 + RR_MAX_CROSS], part = { 0 };
+/* One firing of the trigger in one pass: what its phases share. */
+struct firing {
+	struct rr_case_result *c;
+	struct rr_pattern *p;
+	enum rr_pass pass;
+	struct rr_victim *v;
+	bool probe;			/* the probe's or the counting pass */
+	int pids[4];
+	struct rr_meter_arm arm;
+	struct rr_bprobe_result pres[1 + RR_MAX_CROSS], part;
 	struct rr_samples *outs[1 + RR_MAX_CROSS];
-	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
-	const char *tname = b->trig->name;
-	struct rr_ticker *tick;
-	size_t present0 = 0, present1, swapped;
-	struct rr_meter_arm arm = { .pass = pass, .type = c->type };
-	char phase[128];
-	uint64_t t0, dt;
-	int pids[4], npids = 0, err = 0, ferr, k;
+	struct rr_iter_counts ic;
+	size_t present0;		/* pattern pages present before */
+};
 
-	pids[npids++] = getpid();
-	if (v)
-		pids[npids++] = v->tid;
+/* Arm: the tasks to trace, the meter, the oracle's first look. */
+static int arm_firing(struct body *b, struct firing *fi, char *why,
+		      size_t len)
+{
+	struct case_state *cs = state(b, fi->c);
+	struct rr_pattern *p = fi->p;
+	size_t swapped;
+	int npids = 0, err, k;
+
+	fi->pids[npids++] = getpid();
+	if (fi->v)
+		fi->pids[npids++] = fi->v->tid;
 	/* a trigger whose work runs in other tasks (a member's madvise) */
 	if (b->trig->actors)
-		npids += b->trig->actors(p, pids + npids,
-					 ARRAY_SIZE(pids) - npids);
+		npids += b->trig->actors(p, fi->pids + npids,
+					 ARRAY_SIZE(fi->pids) - npids);
 	for (k = 0; k < npids; k++)
-		rr_tasks_add(RR_TASK_REPRO, pids[k]);
-	arm.pids = pids;
+		rr_tasks_add(RR_TASK_REPRO, fi->pids[k]);
+	fi->arm.pass = fi->pass;
+	fi->arm.type = fi->c->type;
+	fi->arm.pids = fi->pids;
 	/* work in kswapd and allocating tasks: every task is traced */
-	arm.npids = b->trig->anywhere ? 0 : npids;
+	fi->arm.npids = b->trig->anywhere ? 0 : npids;
 	/*
 	 * A trigger that acts on all memory (compaction): only intervals
 	 * that marked the pattern count. Reclaim and migration act on our
 	 * group and our pages.
 	 */
-	arm.lo = (unsigned long)p->addr;
-	arm.hi = b->trig->may_miss ? (unsigned long)p->addr + p->len : 0;
-	memset(pres, 0, sizeof(pres));
-	if (pass == RR_PASS_PROBE && b->trig->part_what) {
-		arm.part = &cs->part;
-		arm.part_res = &part;
+	fi->arm.lo = (unsigned long)p->addr;
+	fi->arm.hi = b->trig->may_miss ? (unsigned long)p->addr + p->len : 0;
+	if (fi->pass == RR_PASS_PROBE && b->trig->part_what) {
+		fi->arm.part = &cs->part;
+		fi->arm.part_res = &fi->part;
 	}
 	for (k = 0; k < 1 + RR_MAX_CROSS; k++)
-		outs[k] = k ? &cs->cross[k - 1] :
-			  pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
-	if (probe) {
-		err = b->meter.ops->arm(&b->meter, &arm, why, len);
+		fi->outs[k] = k ? &cs->cross[k - 1] :
+			      fi->pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
+	if (fi->probe) {
+		err = b->meter.ops->arm(&b->meter, &fi->arm, why, len);
 		if (err)
 			return err;
-		if (rr_pattern_residency(p, &present0, &swapped))
-			present0 = 0;
+		if (rr_pattern_residency(p, &fi->present0, &swapped))
+			fi->present0 = 0;
 	}
-	if (pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before) {
-		err = b->ops.verify_before(b->r, d, p, why, len);
-		if (err)
-			return err;
-	}
-	b->tctx.pattern = p;
-	b->tctx.moved = b->tctx.failed = 0;
-	b->tctx.calls = pass == RR_PASS_PROBE ? &cs->calls : NULL;
-	b->tctx.probe_pass = pass == RR_PASS_PROBE;
-	b->tctx.figures = pass == RR_PASS_PROBE ? c->trig : NULL;
+	if (fi->pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before)
+		return b->ops.verify_before(b->r, decl(b, fi->c), p, why, len);
+	return 0;
+}
 
-	if (probe)
+/* Fire: the meter and the victim on, the trigger run, timed. */
+static int trigger_once(struct body *b, struct firing *fi)
+{
+	struct rr_result *res = b->res;
+	struct rr_case_result *c = fi->c;
+	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
+	struct rr_ticker *tick;
+	char phase[128];
+	uint64_t t0, dt;
+	int ferr;
+
+	b->tctx.pattern = fi->p;
+	b->tctx.moved = b->tctx.failed = 0;
+	b->tctx.calls = fi->pass == RR_PASS_PROBE ? &state(b, c)->calls : NULL;
+	b->tctx.probe_pass = fi->pass == RR_PASS_PROBE;
+	b->tctx.figures = fi->pass == RR_PASS_PROBE ? c->trig : NULL;
+	if (fi->probe)
 		b->meter.ops->start(&b->meter);
-	if (v)
-		rr_victim_go(v);
+	if (fi->v)
+		rr_victim_go(fi->v);
 	snprintf(phase, sizeof(phase), "case %s: trigger %s", c->name,
-		 tname);
+		 b->trig->name);
 	/*
 	 * Test hook: hold the probe's pass here, inside its trigger phase,
 	 * so that a test can signal a run there on any kernel, however
 	 * short its walks. Not timed: the clock starts after it.
 	 */
-	if (pass == RR_PASS_PROBE && hold)
+	if (fi->pass == RR_PASS_PROBE && hold)
 		rr_sleep_ms(atoi(hold));
 	tick = rr_ticker_start(phase);
 	/* what an error says comes from this firing, not an earlier one */
@@ -304,55 +319,89 @@ static int fire(struct body *b, struct rr_case_result *c,
 	rr_ticker_stop(tick);
 	b->tctx.fired++;
 	b->tctx.pattern = NULL;
-	if (pass == RR_PASS_PROBE) {
+	if (fi->pass == RR_PASS_PROBE) {
 		c->moved += b->tctx.moved;
 		c->move_failed += b->tctx.failed;
 	}
-	c->pass_s[pass] += secs(dt);
-	c->passes[pass]++;
-	if (v) {
-		rr_victim_pause(v);
-		rr_victim_take(v, &cs->victim);
-		c->victim_errors += v->errors;
-		c->victim_truncated |= v->truncated;
-		v->errors = 0;
+	c->pass_s[fi->pass] += secs(dt);
+	c->passes[fi->pass]++;
+	if (fi->v) {
+		rr_victim_pause(fi->v);
+		rr_victim_take(fi->v, &state(b, c)->victim);
+		c->victim_errors += fi->v->errors;
+		c->victim_truncated |= fi->v->truncated;
+		fi->v->errors = 0;
 	}
-	if (probe) {
-		b->meter.ops->stop(&b->meter);
-		rr_phase(res, "case %s: collect", c->name);
-		err = b->meter.ops->collect(&b->meter, &arm, outs, pres, &ic,
-					    why, len);
-		if (pass == RR_PASS_COUNT) {
-			if (!err)
-				add_counts(b, c, &ic, pres[0].counted);
-			rr_iter_counts_free(&ic);
-			c->count_walks += pres[0].counted;
-			goto done;
-		}
-		c->intervals += pres[0].intervals;
-		c->marks += pres[0].marks;
-		c->unpaired += pres[0].unpaired;
-		c->lost_events += pres[0].lost;
-		run_losses(b, c, &pres[0]);
-		c->part_unpaired += part.unpaired;
-		for (k = 0; k < RR_TASK_MAX; k++)
-			c->walkers[k] += pres[0].by_task[k];
-		*counted = pres[0].counted;
-		if (!rr_pattern_residency(p, &present1, &swapped)) {
-			c->filled += p->filled * (1 + p->nr_pids);
-			c->gone += present0 > present1 ? present0 - present1 : 0;
-		}
-		if (!err && !ferr && b->oracle) {
-			rr_phase(res, "case %s: verify", c->name);
-			c->oracle.ran = true;
-			err = b->ops.verify(b->r, d, p, &c->oracle, why, len);
-		}
+	return ferr;
+}
+
+/*
+ * Collect: the meter's intervals into the case's figures, what the
+ * trigger reached, and the oracle (unless the trigger failed, ferr).
+ */
+static int collect_firing(struct body *b, struct firing *fi, int ferr,
+			  unsigned long *counted, char *why, size_t len)
+{
+	struct rr_case_result *c = fi->c;
+	struct rr_bprobe_result *pr = &fi->pres[0];
+	size_t present1, swapped;
+	int err, k;
+
+	b->meter.ops->stop(&b->meter);
+	rr_phase(b->res, "case %s: collect", c->name);
+	err = b->meter.ops->collect(&b->meter, &fi->arm, fi->outs, fi->pres,
+				    &fi->ic, why, len);
+	if (fi->pass == RR_PASS_COUNT) {
+		if (!err)
+			add_counts(b, c, &fi->ic, pr->counted);
+		rr_iter_counts_free(&fi->ic);
+		c->count_walks += pr->counted;
+		return err;
 	}
-done:
+	c->intervals += pr->intervals;
+	c->marks += pr->marks;
+	c->unpaired += pr->unpaired;
+	c->lost_events += pr->lost;
+	run_losses(b, c, pr);
+	c->part_unpaired += fi->part.unpaired;
+	for (k = 0; k < RR_TASK_MAX; k++)
+		c->walkers[k] += pr->by_task[k];
+	*counted = pr->counted;
+	if (!rr_pattern_residency(fi->p, &present1, &swapped)) {
+		c->filled += fi->p->filled * (1 + fi->p->nr_pids);
+		c->gone += fi->present0 > present1 ?
+			   fi->present0 - present1 : 0;
+	}
+	if (!err && !ferr && b->oracle) {
+		rr_phase(b->res, "case %s: verify", c->name);
+		c->oracle.ran = true;
+		err = b->ops.verify(b->r, decl(b, c), fi->p, &c->oracle, why,
+				    len);
+	}
+	return err;
+}
+
+static int fire(struct body *b, struct rr_case_result *c,
+		struct rr_pattern *p, enum rr_pass pass, struct rr_victim *v,
+		unsigned long *counted, char *why, size_t len)
+{
+	struct firing fi = {
+		.c = c, .p = p, .pass = pass, .v = v,
+		.probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT,
+	};
+	const char *how = b->res->trigger_how;
+	int err, ferr;
+
+	err = arm_firing(b, &fi, why, len);
+	if (err)
+		return err;
+	ferr = trigger_once(b, &fi);
+	if (fi.probe)
+		err = collect_firing(b, &fi, ferr, counted, why, len);
 	if (ferr) {
-		snprintf(why, len, "trigger %s: %s%s%s%s", tname,
-			 strerror(-ferr), res->trigger_how[0] ? " (" : "",
-			 res->trigger_how, res->trigger_how[0] ? ")" : "");
+		snprintf(why, len, "trigger %s: %s%s%s%s", b->trig->name,
+			 strerror(-ferr), how[0] ? " (" : "", how,
+			 how[0] ? ")" : "");
 		return ferr;
 	}
 	return err;
@@ -479,45 +528,29 @@ static void run_figure(struct body *b, struct rr_case_result *c,
 	f->max = st.max;
 }
 
-static int run_case(struct body *b, struct rr_case_result *c,
-		    unsigned int run)
+/*
+ * The probe's pass, fired again on fresh pages while a trigger that may
+ * miss has not reached the pattern (up to --attempts): 0, with *missed
+ * set when a control stayed out of the trigger's reach; or -errno, why.
+ */
+static int probe_pass(struct body *b, struct rr_case_result *c,
+		      struct rr_pattern *p, struct rr_victim *v,
+		      unsigned int run, bool *missed, char *why, size_t len)
 {
-	struct rr_result *res = b->res;
-	const char *name = c->name;
 	const char *trig = b->trig->name;
-	bool apart = res->victim == RR_VICTIM_APART;
-	bool off = res->victim == RR_VICTIM_OFF;
-	struct rr_victim v = { 0 };
-	struct rr_pattern p;
-	struct rr_kmsg km;
+	bool apart = b->res->victim == RR_VICTIM_APART;
+	bool off = b->res->victim == RR_VICTIM_OFF;
 	unsigned long counted = 0, attempt;
-	bool missed = false;
-	char why[512] = "";
-	size_t first = judged_samples(b, c)->n;
 	int err;
 
-	c->ran = true;
-	rr_kmsg_open(&km);
-	rr_msg("run %s, case %s: build%s", run_label(b, run), name,
-	       c->type == RR_PT_KSM ? " and merge" : "");
-	err = prepare(b, c, &p, run, why, sizeof(why));
-	if (err)
-		goto out;
-	if (!off) {
-		err = rr_victim_start(&v, p.victim, p.victim_op);
-		if (err) {
-			snprintf(why, sizeof(why), "victim thread: %s",
-				 strerror(-err));
-			goto out;
-		}
-	}
 	for (attempt = 1;; attempt++) {
-		rr_phase(res, "case %s run %u: trigger %s", name, run, trig);
+		rr_phase(b->res, "case %s run %u: trigger %s", c->name, run,
+			 trig);
 		rr_msg("run %s, case %s: trigger %s%s", run_label(b, run),
-		       name, trig, apart ? " (probe pass)" :
+		       c->name, trig, apart ? " (probe pass)" :
 		       off ? "" : " with the victim");
-		err = fire(b, c, &p, RR_PASS_PROBE, apart || off ? NULL : &v,
-			   &counted, why, sizeof(why));
+		err = fire(b, c, p, RR_PASS_PROBE, apart || off ? NULL : v,
+			   &counted, why, len);
 		/*
 		 * The trigger's bound passed before it reached the pattern
 		 * (pressure: reclaim never took the control's pages): for a
@@ -526,14 +559,13 @@ static int run_case(struct body *b, struct rr_case_result *c,
 		if (err == -ENODATA && c->role == RR_CONTROL) {
 			snprintf(c->not_reached, sizeof(c->not_reached),
 				 "run %u: %s", run, why);
-			missed = true;
-			err = 0;
-			break;
+			*missed = true;
+			return 0;
 		}
 		if (err || counted || !b->trig->may_miss)
-			break;
+			return err;
 		if (attempt == rr_cfg.attempts) {
-			snprintf(why, sizeof(why),
+			snprintf(why, len,
 				 "%s did not reach the pattern in %lu attempts (see its reach)",
 				 trig, attempt);
 			/*
@@ -541,40 +573,77 @@ static int run_case(struct body *b, struct rr_case_result *c,
 			 * memfd, for compaction here): not an error of the
 			 * run; the subject must be reached.
 			 */
-			if (c->role == RR_CONTROL) {
-				snprintf(c->not_reached,
-					 sizeof(c->not_reached), "run %u: %s",
-					 run, why);
-				missed = true;
-				break;
-			}
-			err = -ENODATA;
-			break;
+			if (c->role != RR_CONTROL)
+				return -ENODATA;
+			snprintf(c->not_reached, sizeof(c->not_reached),
+				 "run %u: %s", run, why);
+			*missed = true;
+			return 0;
 		}
 		/* Missed: try again on fresh pages, placed elsewhere. */
-		rr_victim_stop(&v);
-		unprepare(b, c, &p);
-		err = prepare(b, c, &p, run, why, sizeof(why));
+		rr_victim_stop(v);
+		unprepare(b, c, p);
+		err = prepare(b, c, p, run, why, len);
 		if (!err && !off)
-			err = rr_victim_start(&v, p.victim, p.victim_op);
+			err = rr_victim_start(v, p->victim, p->victim_op);
 		if (err)
-			break;
+			return err;
 	}
-	if (!err && apart && !missed) {
-		/* The victim gets its own pass, on a fresh pattern. */
-		rr_victim_stop(&v);
-		unprepare(b, c, &p);
-		err = prepare(b, c, &p, run, why, sizeof(why));
-		if (!err)
-			err = rr_victim_start(&v, p.victim, p.victim_op);
-		rr_phase(res, "case %s run %u: trigger %s, victim pass", name,
-			 run, trig);
-		rr_msg("run %s, case %s: trigger %s (victim pass)",
-		       run_label(b, run), name, trig);
-		if (!err)
-			err = fire(b, c, &p, RR_PASS_VICTIM, &v, &counted, why,
-				   sizeof(why));
+}
+
+/* The victim's own pass, on a fresh pattern (--victim apart). */
+static int victim_pass(struct body *b, struct rr_case_result *c,
+		       struct rr_pattern *p, struct rr_victim *v,
+		       unsigned int run, char *why, size_t len)
+{
+	const char *trig = b->trig->name;
+	unsigned long counted = 0;
+	int err;
+
+	rr_victim_stop(v);
+	unprepare(b, c, p);
+	err = prepare(b, c, p, run, why, len);
+	if (!err)
+		err = rr_victim_start(v, p->victim, p->victim_op);
+	rr_phase(b->res, "case %s run %u: trigger %s, victim pass", c->name,
+		 run, trig);
+	rr_msg("run %s, case %s: trigger %s (victim pass)",
+	       run_label(b, run), c->name, trig);
+	if (!err)
+		err = fire(b, c, p, RR_PASS_VICTIM, v, &counted, why, len);
+	return err;
+}
+
+static int run_case(struct body *b, struct rr_case_result *c,
+		    unsigned int run)
+{
+	struct rr_result *res = b->res;
+	struct rr_victim v = { 0 };
+	struct rr_pattern p;
+	struct rr_kmsg km;
+	bool missed = false;
+	char why[512] = "";
+	size_t first = judged_samples(b, c)->n;
+	int err;
+
+	c->ran = true;
+	rr_kmsg_open(&km);
+	rr_msg("run %s, case %s: build%s", run_label(b, run), c->name,
+	       c->type == RR_PT_KSM ? " and merge" : "");
+	err = prepare(b, c, &p, run, why, sizeof(why));
+	if (err)
+		goto out;
+	if (res->victim != RR_VICTIM_OFF) {
+		err = rr_victim_start(&v, p.victim, p.victim_op);
+		if (err) {
+			snprintf(why, sizeof(why), "victim thread: %s",
+				 strerror(-err));
+			goto out;
+		}
 	}
+	err = probe_pass(b, c, &p, &v, run, &missed, why, sizeof(why));
+	if (!err && res->victim == RR_VICTIM_APART && !missed)
+		err = victim_pass(b, c, &p, &v, run, why, sizeof(why));
 	if (!err && !missed && res->probe_cost)
 		err = extra_pass(b, c, &p, &v, run, RR_PASS_BARE, why,
 				 sizeof(why));

@@ -229,22 +229,11 @@ static void trigger_own(struct rr_json *j, const struct rr_result *r)
 	}
 }
 
-static void one_case(struct rr_json *j, const struct rr_result *r,
-		     const struct rr_case_result *c)
+/* Which probe measured the case, and what one interval is. */
+static void probe_detail(struct rr_json *j, const struct rr_result *r)
 {
 	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
-	char reach[256], what[192], text[768];
-	struct rr_split sp;
-	int k;
 
-	json_obj_begin(j, NULL);
-	json_str(j, "name", c->name);
-	json_str(j, "role", rr_role_names[c->role]);
-	json_str(j, "page_type", rr_page_type_name(c->type));
-	rr_case_what(c, what, sizeof(what));
-	json_str(j, "what", what);
-	json_str(j, "trigger", rr_trigger_name(r->trigger));
-	json_str(j, "probe", d->id);
 	json_obj_begin(j, "probe_detail");
 	json_str(j, "events", r->probe.events);
 	json_str(j, "clock", rr_probe_clock(r->probe.bracket));
@@ -256,27 +245,46 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_str(j, "chosen_because", r->probe_why[0] ? r->probe_why :
 		 "the best probe this kernel offers");
 	json_obj_end(j);
+}
+
+/* A string, or null when it is empty. */
+static void str_or_null(struct rr_json *j, const char *key, const char *s)
+{
+	if (s[0])
+		json_str(j, key, s);
+	else
+		json_null(j, key);
+}
+
+/* The case's name, role and probe, and whether it ran. */
+static void case_head(struct rr_json *j, const struct rr_result *r,
+		      const struct rr_case_result *c)
+{
+	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
+	char what[192];
+
+	json_str(j, "name", c->name);
+	json_str(j, "role", rr_role_names[c->role]);
+	json_str(j, "page_type", rr_page_type_name(c->type));
+	rr_case_what(c, what, sizeof(what));
+	json_str(j, "what", what);
+	json_str(j, "trigger", rr_trigger_name(r->trigger));
+	json_str(j, "probe", d->id);
+	probe_detail(j, r);
 	json_bool(j, "ran", c->ran);
-	if (c->error[0])
-		json_str(j, "error", c->error);
-	else
-		json_null(j, "error");
-	if (c->refused[0])
-		json_str(j, "refused", c->refused);
-	else
-		json_null(j, "refused");
-	if (c->not_reached[0])
-		json_str(j, "not_reached", c->not_reached);
-	else
-		json_null(j, "not_reached");
+	str_or_null(j, "error", c->error);
+	str_or_null(j, "refused", c->refused);
+	str_or_null(j, "not_reached", c->not_reached);
 	json_uint(j, "runs", c->runs);
-	verdict_figures(j, r, c);
-	stats(j, "latency_ms", &c->latency);
-	stats(j, "victim_stall_ms", &c->victim);
-	if (c->calls.count)
-		stats(j, "trigger_call_ms", &c->calls);
-	else
-		json_null(j, "trigger_call_ms");
+}
+
+/* A trigger's calls split into the walks, the part and the rest. */
+static void call_split(struct rr_json *j, const struct rr_result *r,
+		       const struct rr_case_result *c)
+{
+	char text[768];
+	struct rr_split sp;
+
 	if (rr_call_split(r, c, &sp)) {
 		json_obj_begin(j, "trigger_call_split");
 		json_num(j, "calls_ms", sp.calls, 4);
@@ -305,6 +313,14 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "trigger_call_split");
 	}
+}
+
+/* The same walks timed by the other probes (--cross-check). */
+static void cross_check(struct rr_json *j, const struct rr_result *r,
+			const struct rr_case_result *c)
+{
+	int k;
+
 	json_arr_begin(j, "cross_check");
 	for (k = 0; k < r->nr_cross; k++) {
 		json_obj_begin(j, NULL);
@@ -314,11 +330,14 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_uint(j, "victim_errors", c->victim_errors);
-	json_bool(j, "victim_truncated", c->victim_truncated);
-	json_uint(j, "lost_events", c->lost_events);
-	json_uint(j, "unpaired_events", c->unpaired);
-	json_uint(j, "intervals", c->intervals);
+}
+
+/* Who ran the case's intervals, for a trigger that works anywhere. */
+static void walkers(struct rr_json *j, const struct rr_result *r,
+		    const struct rr_case_result *c)
+{
+	int k;
+
 	if (r->anywhere) {
 		json_obj_begin(j, "walkers");
 		for (k = 0; k < RR_TASK_MAX; k++)
@@ -327,16 +346,29 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "walkers");
 	}
-	trigger_case(j, r, c);
+}
+
+/* How much of the pattern the trigger reached. */
+static void reach_of(struct rr_json *j, const struct rr_result *r,
+		     const struct rr_case_result *c)
+{
+	char text[256];
+
 	json_obj_begin(j, "reach");
-	rr_reach_text(r, c, reach, sizeof(reach));
-	json_str(j, "text", reach);
+	rr_reach_text(r, c, text, sizeof(text));
+	json_str(j, "text", text);
 	json_uint(j, "pattern_ptes_migrated", c->marks);
 	json_uint(j, "pages_filled", c->filled);
 	json_uint(j, "pages_unmapped", c->gone);
 	json_uint(j, "pages_moved", c->moved);
 	json_uint(j, "pages_move_failed", c->move_failed);
 	json_obj_end(j);
+}
+
+/* The kernel's log while the case ran. */
+static void kernel_log(struct rr_json *j, const struct rr_result *r,
+		       const struct rr_case_result *c)
+{
 	if (c->klog.read) {
 		unsigned int l;
 
@@ -351,6 +383,12 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 		json_null(j, "kernel_log_more");
 		json_null(j, "kernel_log_records");
 	}
+}
+
+/* The correctness oracle's outcome. */
+static void oracle(struct rr_json *j, const struct rr_result *r,
+		   const struct rr_case_result *c)
+{
 	if (c->oracle.ran) {
 		json_obj_begin(j, "oracle");
 		json_uint(j, "pages_checked", c->oracle.pages_checked);
@@ -362,6 +400,12 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "oracle");
 	}
+}
+
+/* The pattern as built, and the probe's cost. */
+static void pattern_and_cost(struct rr_json *j, const struct rr_result *r,
+			     const struct rr_case_result *c)
+{
 	json_obj_begin(j, "pattern");
 	json_uint(j, "pages", c->pages);
 	json_uint(j, "vmas", c->vmas);
@@ -376,6 +420,12 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "probe_cost");
 	}
+}
+
+/* The interval-tree steps of the counting pass (--iterations). */
+static void iterations(struct rr_json *j, const struct rr_result *r,
+		       const struct rr_case_result *c)
+{
 	if (c->passes[RR_PASS_COUNT]) {
 		json_obj_begin(j, "iterations");
 		json_uint(j, "walks", c->count_walks);
@@ -415,6 +465,34 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "iterations");
 	}
+}
+
+static void one_case(struct rr_json *j, const struct rr_result *r,
+		     const struct rr_case_result *c)
+{
+	json_obj_begin(j, NULL);
+	case_head(j, r, c);
+	verdict_figures(j, r, c);
+	stats(j, "latency_ms", &c->latency);
+	stats(j, "victim_stall_ms", &c->victim);
+	if (c->calls.count)
+		stats(j, "trigger_call_ms", &c->calls);
+	else
+		json_null(j, "trigger_call_ms");
+	call_split(j, r, c);
+	cross_check(j, r, c);
+	json_uint(j, "victim_errors", c->victim_errors);
+	json_bool(j, "victim_truncated", c->victim_truncated);
+	json_uint(j, "lost_events", c->lost_events);
+	json_uint(j, "unpaired_events", c->unpaired);
+	json_uint(j, "intervals", c->intervals);
+	walkers(j, r, c);
+	trigger_case(j, r, c);
+	reach_of(j, r, c);
+	kernel_log(j, r, c);
+	oracle(j, r, c);
+	pattern_and_cost(j, r, c);
+	iterations(j, r, c);
 	json_obj_begin(j, "timing_s");
 	json_num(j, "setup", c->setup_s, 3);
 	json_num(j, "merge", c->merge_s, 3);
@@ -494,13 +572,111 @@ static void safety(struct rr_json *j, const struct rr_result *r)
 	json_obj_end(j);
 }
 
-void rr_report_json(FILE *f, const struct rr_result *r)
+/* The kernel and the machine the run measured. */
+static void kernel_and_system(struct rr_json *j, const struct rr_result *r)
+{
+	json_obj_begin(j, "kernel");
+	json_str(j, "release", r->sys.release);
+	json_str(j, "version", r->sys.version);
+	json_str(j, "machine", r->sys.machine);
+	json_str(j, "cmdline", r->sys.cmdline);
+	str_or_null(j, "config", r->sys.kconfig);
+	json_obj_end(j);
+
+	json_obj_begin(j, "system");
+	json_int(j, "cpus", r->sys.cpus);
+	json_uint(j, "mem_kb", r->sys.mem_kb);
+	json_int(j, "numa_nodes", r->sys.numa_nodes);
+	json_str(j, "thp", r->sys.thp);
+	json_obj_end(j);
+}
+
+/* The pattern's parameters, the reproducer's own among them, and KSM's. */
+static void pattern(struct rr_json *j, const struct rr_result *r)
 {
 	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
 	const struct rr_case_result *subject = rr_result_subject(r);
-	struct rr_json j;
-	double setup, merge, trigger;
+	int i;
+
+	json_obj_begin(j, "pattern");
+	json_uint(j, "pages", r->pages);
+	if (subject && subject->vmas)
+		json_uint(j, "vmas", subject->vmas);
+	else
+		json_null(j, "vmas");
+	for (i = 0; i < r->nr_params; i++) {
+		if (r->params[i].text[0])
+			json_str(j, r->params[i].name, r->params[i].text);
+		else
+			json_uint(j, r->params[i].name, r->params[i].value);
+	}
+	json_uint(j, "max_page_sharing", ksm ? ksm->ksm.max_page_sharing :
+		  r->max_page_sharing);
+	json_uint(j, "ksm_pages_shared", ksm ? ksm->ksm.pages_shared : 0);
+	json_uint(j, "ksm_pages_sharing", ksm ? ksm->ksm.pages_sharing : 0);
+	json_int(j, "ksm_merging_pages", ksm ? ksm->ksm.merging_pages : -1);
+	json_obj_end(j);
+}
+
+/* The trigger: which, why, what it did last, and its own object. */
+static void trigger(struct rr_json *j, const struct rr_result *r)
+{
 	char text[1024];
+
+	json_obj_begin(j, "trigger");
+	if (r->nr_cases)
+		json_str(j, "name", rr_trigger_name(r->trigger));
+	else
+		json_null(j, "name");
+	json_str(j, "why", r->trigger_why);
+	json_str(j, "how", r->trigger_how);
+	json_str(j, "memcg", r->memcg);
+	json_str(j, "swap", r->swap);
+	if (r->part.what[0]) {
+		json_obj_begin(j, "part");
+		json_str(j, "what", r->part.what);
+		json_bool(j, "timed", r->part.timed);
+		rr_part_text(r, text, sizeof(text));
+		json_str(j, "text", text);
+		json_obj_end(j);
+	} else {
+		json_null(j, "part");
+	}
+	trigger_own(j, r);
+	json_obj_end(j);
+}
+
+/* The victim: its mode, its call, and what it does. */
+static void victim(struct rr_json *j, const struct rr_result *r)
+{
+	char text[1024];
+
+	json_obj_begin(j, "victim");
+	json_str(j, "mode", rr_victim_names[r->victim]);
+	json_str(j, "call", r->victim_call[0] ? r->victim_call :
+		 "mprotect()");
+	rr_victim_text(r, text, sizeof(text));
+	json_str(j, "what", text);
+	json_obj_end(j);
+}
+
+/* The run's phase times, summed over its cases. */
+static void timing(struct rr_json *j, const struct rr_result *r)
+{
+	double setup, merge, trigger;
+
+	json_obj_begin(j, "timing_s");
+	rr_result_timing(r, &setup, &merge, &trigger);
+	json_num(j, "setup", setup, 3);
+	json_num(j, "merge", merge, 3);
+	json_num(j, "trigger", trigger, 3);
+	json_num(j, "total", r->total_s, 3);
+	json_obj_end(j);
+}
+
+void rr_report_json(FILE *f, const struct rr_result *r)
+{
+	struct rr_json j;
 	int i;
 
 	json_init(&j, f);
@@ -511,92 +687,18 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_str(&j, "reason", r->reason);
 	json_str(&j, "command", r->options);
 	json_str(&j, "suite_version", r->sys.suite_version);
-
-	json_obj_begin(&j, "kernel");
-	json_str(&j, "release", r->sys.release);
-	json_str(&j, "version", r->sys.version);
-	json_str(&j, "machine", r->sys.machine);
-	json_str(&j, "cmdline", r->sys.cmdline);
-	if (r->sys.kconfig[0])
-		json_str(&j, "config", r->sys.kconfig);
-	else
-		json_null(&j, "config");
-	json_obj_end(&j);
-
-	json_obj_begin(&j, "system");
-	json_int(&j, "cpus", r->sys.cpus);
-	json_uint(&j, "mem_kb", r->sys.mem_kb);
-	json_int(&j, "numa_nodes", r->sys.numa_nodes);
-	json_str(&j, "thp", r->sys.thp);
-	json_obj_end(&j);
-
-	json_obj_begin(&j, "pattern");
-	json_uint(&j, "pages", r->pages);
-	if (subject && subject->vmas)
-		json_uint(&j, "vmas", subject->vmas);
-	else
-		json_null(&j, "vmas");
-	for (i = 0; i < r->nr_params; i++) {
-		if (r->params[i].text[0])
-			json_str(&j, r->params[i].name, r->params[i].text);
-		else
-			json_uint(&j, r->params[i].name, r->params[i].value);
-	}
-	json_uint(&j, "max_page_sharing", ksm ? ksm->ksm.max_page_sharing :
-		  r->max_page_sharing);
-	json_uint(&j, "ksm_pages_shared", ksm ? ksm->ksm.pages_shared : 0);
-	json_uint(&j, "ksm_pages_sharing", ksm ? ksm->ksm.pages_sharing : 0);
-	json_int(&j, "ksm_merging_pages", ksm ? ksm->ksm.merging_pages : -1);
-	json_obj_end(&j);
-
-	json_obj_begin(&j, "trigger");
-	if (r->nr_cases)
-		json_str(&j, "name", rr_trigger_name(r->trigger));
-	else
-		json_null(&j, "name");
-	json_str(&j, "why", r->trigger_why);
-	json_str(&j, "how", r->trigger_how);
-	json_str(&j, "memcg", r->memcg);
-	json_str(&j, "swap", r->swap);
-	if (r->part.what[0]) {
-		json_obj_begin(&j, "part");
-		json_str(&j, "what", r->part.what);
-		json_bool(&j, "timed", r->part.timed);
-		rr_part_text(r, text, sizeof(text));
-		json_str(&j, "text", text);
-		json_obj_end(&j);
-	} else {
-		json_null(&j, "part");
-	}
-	trigger_own(&j, r);
-	json_obj_end(&j);
-
-	json_obj_begin(&j, "victim");
-	json_str(&j, "mode", rr_victim_names[r->victim]);
-	json_str(&j, "call", r->victim_call[0] ? r->victim_call :
-		 "mprotect()");
-	rr_victim_text(r, text, sizeof(text));
-	json_str(&j, "what", text);
-	json_obj_end(&j);
-
+	kernel_and_system(&j, r);
+	pattern(&j, r);
+	trigger(&j, r);
+	victim(&j, r);
 	runs_and_rule(&j, r);
-
 	json_arr_begin(&j, "cases");
 	for (i = 0; i < r->nr_cases; i++)
 		one_case(&j, r, &r->cases[i]);
 	json_arr_end(&j);
-
-	json_obj_begin(&j, "timing_s");
-	rr_result_timing(r, &setup, &merge, &trigger);
-	json_num(&j, "setup", setup, 3);
-	json_num(&j, "merge", merge, 3);
-	json_num(&j, "trigger", trigger, 3);
-	json_num(&j, "total", r->total_s, 3);
-	json_obj_end(&j);
+	timing(&j, r);
 	json_int(&j, "max_rss_kb", r->max_rss_kb);
-
 	safety(&j, r);
-
 	json_obj_end(&j);
 	json_finish(&j);
 }

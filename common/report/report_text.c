@@ -541,16 +541,10 @@ static void verdict_head(FILE *f, const struct rr_result *r)
 	fputc('\n', f);
 }
 
-void rr_report_text(FILE *f, const struct rr_result *r)
+/* The Kernel and Command lines. */
+static void machine_lines(FILE *f, const struct rr_result *r)
 {
-	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
-	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
-	char buf[1536], how[256];
-	double setup, merge, trigger;
-	const struct rr_bracket_def *d;
-	int i;
-
-	verdict_head(f, r);
+	char buf[256];
 
 	snprintf(buf, sizeof(buf),
 		 "%s (%s), %ld CPUs, %.1f GiB, %d NUMA node%s, THP %s",
@@ -559,16 +553,14 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		 r->sys.numa_nodes == 1 ? "" : "s", r->sys.thp);
 	field(f, "Kernel", buf);
 	field(f, "Command", r->options);
-	/*
-	 * Stopped before it measured anything (a skip, or an error before
-	 * the measuring process began): no pattern, trigger, probe or
-	 * safety figure exists to print, only what was undone.
-	 */
-	if (!r->nr_cases) {
-		restore_line(f, r);
-		footer(f, r);
-		return;
-	}
+}
+
+/* The Pattern, KSM and Cases lines: what was built and merged. */
+static void pattern_lines(FILE *f, const struct rr_result *r)
+{
+	const struct rr_case_result *ksm = rr_result_case(r, RR_PT_KSM);
+	char buf[1536], what[192];
+	int i;
 
 	field(f, "Pattern", r->pattern_text[0] ? r->pattern_text :
 	      "(the reproducer did not describe it)");
@@ -591,12 +583,19 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 		field(f, "KSM", buf);
 	}
 	for (i = 0; i < r->nr_cases; i++) {
-		char what[192];
-
 		rr_case_what(&r->cases[i], what, sizeof(what));
 		snprintf(buf, sizeof(buf), "%s: %s", r->cases[i].name, what);
 		field(f, i ? "" : "Cases", buf);
 	}
+}
+
+/* The Trigger (with the trigger's own lines), Probe, Part, Victim lines. */
+static void method_lines(FILE *f, const struct rr_result *r)
+{
+	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
+	const struct rr_bracket_def *d = &rr_brackets[r->probe.bracket];
+	char buf[1536], how[256];
+
 	snprintf(buf, sizeof(buf), "%s, %u run%s per case (%s); last: %s",
 		 rr_trigger_name(r->trigger), r->runs,
 		 r->runs == 1 ? "" : "s", r->trigger_why, r->trigger_how);
@@ -604,7 +603,6 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	/* the trigger's own lines (its memcg, its load, ...) */
 	if (ops && ops->text)
 		ops->text(r, f, field);
-	d = &rr_brackets[r->probe.bracket];
 	if (d->poll_counter)
 		snprintf(how, sizeof(how), "timed by %s",
 			 rr_probe_clock(r->probe.bracket));
@@ -623,9 +621,15 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	rr_victim_text(r, buf, sizeof(buf));
 	field(f, "Victim", buf);
-	fputc('\n', f);
+}
 
-	fprintf(f, "Probe intervals (%s), ms:\n", d->id);
+/* The tables: probe intervals, victim, trigger calls, histograms. */
+static void tables(FILE *f, const struct rr_result *r)
+{
+	int i;
+
+	fprintf(f, "Probe intervals (%s), ms:\n",
+		rr_brackets[r->probe.bracket].id);
 	stats_table(f, r, T_PROBE);
 	if (r->nr_cross)
 		cross_table(f, r);
@@ -641,11 +645,17 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	}
 	fprintf(f, "\nLog2 histogram of the probe intervals:\n");
 	histograms(f, r);
-	fputc('\n', f);
+}
+
+/* Per case: what the trigger reached, and the blocks of sentences. */
+static void case_lines(FILE *f, const struct rr_result *r)
+{
+	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
+	char buf[1536], reach[256];
+	int i;
 
 	for (i = 0; i < r->nr_cases; i++) {
 		const struct rr_case_result *c = &r->cases[i];
-		char reach[256];
 
 		if (!c->ran)
 			continue;
@@ -672,6 +682,14 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 	else if (r->iterations)
 		field(f, "",
 		      "counted in the kernel: kprobes on anon_vma_interval_tree_iter_first/_next, hist triggers per task and, through synthetic/" RR_STEP_SYNTH "(wid, sid), per rmap_item and walk (a kprobe on the walk function gives the walk's id); an rmap_item's steps are its iter_first call and its iter_next calls");
+}
+
+/* The Timing and Safety lines. */
+static void timing_and_safety(FILE *f, const struct rr_result *r)
+{
+	double setup, merge, trigger;
+	char buf[256];
+
 	rr_result_timing(r, &setup, &merge, &trigger);
 	snprintf(buf, sizeof(buf),
 		 "setup %.2f s, merge %.2f s, trigger %.2f s (sums over cases and runs); total %.2f s",
@@ -689,6 +707,29 @@ void rr_report_text(FILE *f, const struct rr_result *r)
 			 "the OOM killer did not run (oom_kill in /proc/vmstat stayed %llu)",
 			 r->oom_kill_before);
 	field(f, "Safety", buf);
+}
+
+void rr_report_text(FILE *f, const struct rr_result *r)
+{
+	verdict_head(f, r);
+	machine_lines(f, r);
+	/*
+	 * Stopped before it measured anything (a skip, or an error before
+	 * the measuring process began): no pattern, trigger, probe or
+	 * safety figure exists to print, only what was undone.
+	 */
+	if (!r->nr_cases) {
+		restore_line(f, r);
+		footer(f, r);
+		return;
+	}
+	pattern_lines(f, r);
+	method_lines(f, r);
+	fputc('\n', f);
+	tables(f, r);
+	fputc('\n', f);
+	case_lines(f, r);
+	timing_and_safety(f, r);
 	restore_line(f, r);
 	footer(f, r);
 }

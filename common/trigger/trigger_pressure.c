@@ -443,23 +443,104 @@ static void stop_loads(struct phase *ph)
 	reap_seen();
 }
 
+/* What a phase watches: the clock, the pattern, kswapd's scans. */
+struct watch {
+	uint64_t t0, now;
+	uint64_t changed;		/* the pattern last shrank */
+	uint64_t ran_at;		/* kswapd last scanned */
+	uint64_t reach_ns;		/* until the pattern first shrank */
+	size_t present0, last;		/* pattern pages resident */
+	unsigned long long scan0, seen;	/* pgscan_kswapd */
+};
+
+/*
+ * Watch a phase every 100 ms until the pattern is unmapped, stops
+ * going, the bound passes, free memory falls below the floor or a load
+ * fails; revive kswapd where it gave up. Returns how it ended.
+ */
+static enum outcome watch_phase(const struct rr_pattern *p,
+				struct phase *ph, const struct rr_watermarks *w,
+				struct figures *pr, struct watch *wt,
+				char *why, size_t len)
+{
+	unsigned long long free_kb = 0, scan = 0;
+	size_t present, swapped;
+
+	for (;;) {
+		rr_sleep_ms(100);
+		wt->now = rr_now_ns();
+		meminfo(pr, &free_kb);
+		if (free_kb < pr->floor_kb)
+			return EMERGENCY;
+		if (any_exited(ph, why, len) ||
+		    top_up(ph, w, free_kb, wt->now, why, len))
+			return FAILED;
+		note_load();
+		if (!rr_pattern_residency(p, &present, &swapped) &&
+		    present != wt->last) {
+			if (!wt->reach_ns)
+				wt->reach_ns = wt->now - wt->t0;
+			wt->last = present;
+			wt->changed = wt->now;
+		}
+		if (!wt->last)
+			return REACHED;
+		if (wt->last < wt->present0 &&
+		    wt->now - wt->changed > STALL_MS * NSEC_PER_MSEC)
+			return PARTLY;
+		if (wt->now - wt->t0 > RR_PRESSURE_MAX_S * NSEC_PER_SEC)
+			return MISSED;
+		/*
+		 * Below the low watermark and kswapd scans nothing: it gave
+		 * up (16 runs without progress) and must be revived.
+		 */
+		if (!rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &scan) &&
+		    scan != wt->seen) {
+			wt->seen = scan;
+			wt->ran_at = wt->now;
+		} else if (free_kb < w->low_kb + w->reserve_kb &&
+			   wt->now - wt->ran_at > NSEC_PER_SEC) {
+			revive(pr);
+			wt->ran_at = wt->now;
+		}
+	}
+}
+
+/* The phase's figures added to the run's, once its load is gone. */
+static void account_phase(struct figures *pr, const struct phase *ph,
+			  const struct watch *wt, unsigned long long oom0)
+{
+	unsigned long long oom1 = 0;
+	double s = (double)(wt->now - wt->t0) / NSEC_PER_SEC;
+
+	pr->kswapd_scanned += wt->seen - wt->scan0;
+	rr_read_keyed("/proc/vmstat", "oom_kill", &oom1);
+	pr->oom_kills += oom1 - oom0;
+	pr->phases++;
+	if (ph->bytes > pr->max_bytes)
+		pr->max_bytes = ph->bytes;
+	if (s > pr->max_s)
+		pr->max_s = s;
+	if ((double)wt->reach_ns / NSEC_PER_SEC > pr->max_reach_s)
+		pr->max_reach_s = (double)wt->reach_ns / NSEC_PER_SEC;
+}
+
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
 	struct figures *pr = figures_of(st.res);
 	const struct rr_pattern *p = ctx->pattern;
-	unsigned long long free_kb = 0, bytes, oom0 = 0, oom1 = 0;
-	unsigned long long scan0 = 0, scan = 0, seen = 0;
-	size_t present0 = 0, present, last, swapped;
-	uint64_t t0, changed, now, reach_ns = 0, ran_at;
+	unsigned long long free_kb = 0, bytes, oom0 = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct phase ph = { .workers = cpus < 1 ? 1 : cpus > 8 ? 8 : cpus };
-	enum outcome out = MISSED;
+	struct watch wt = { 0 };
 	struct rr_watermarks w;
+	enum outcome out;
 	char why[256] = "";
+	size_t swapped;
 	int err;
 
 	rr_read_keyed("/proc/vmstat", "oom_kill", &oom0);
-	if (rr_pattern_residency(p, &present0, &swapped) || !present0) {
+	if (rr_pattern_residency(p, &wt.present0, &swapped) || !wt.present0) {
 		snprintf(how, len, "no page of the pattern is resident");
 		return -ENODATA;
 	}
@@ -481,74 +562,20 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	revive(pr);
 	/* CONFIG_VM_EVENT_COUNTERS off: no scan count, no oom_kill */
 	pr->no_counters = rr_read_keyed("/proc/vmstat", "pgscan_kswapd",
-					&scan0) != 0;
-	seen = scan0;
-	t0 = changed = ran_at = rr_now_ns();
-	last = present0;
-	for (;;) {
-		rr_sleep_ms(100);
-		now = rr_now_ns();
-		meminfo(pr, &free_kb);
-		if (free_kb < pr->floor_kb) {
-			out = EMERGENCY;
-			break;
-		}
-		if (any_exited(&ph, why, sizeof(why)) ||
-		    top_up(&ph, &w, free_kb, now, why, sizeof(why))) {
-			out = FAILED;
-			break;
-		}
-		note_load();
-		if (!rr_pattern_residency(p, &present, &swapped) &&
-		    present != last) {
-			if (!reach_ns)
-				reach_ns = now - t0;
-			last = present;
-			changed = now;
-		}
-		if (!last) {
-			out = REACHED;
-			break;
-		}
-		if (last < present0 &&
-		    now - changed > STALL_MS * NSEC_PER_MSEC) {
-			out = PARTLY;
-			break;
-		}
-		if (now - t0 > RR_PRESSURE_MAX_S * NSEC_PER_SEC)
-			break;
-		/*
-		 * Below the low watermark and kswapd scans nothing: it gave
-		 * up (16 runs without progress) and must be revived.
-		 */
-		if (!rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &scan) &&
-		    scan != seen) {
-			seen = scan;
-			ran_at = now;
-		} else if (free_kb < w.low_kb + w.reserve_kb &&
-			   now - ran_at > NSEC_PER_SEC) {
-			revive(pr);
-			ran_at = now;
-		}
-	}
-	pr->kswapd_scanned += seen - scan0;
+					&wt.scan0) != 0;
+	wt.seen = wt.scan0;
+	wt.t0 = wt.changed = wt.ran_at = wt.now = rr_now_ns();
+	wt.last = wt.present0;
+	out = watch_phase(p, &ph, &w, pr, &wt, why, sizeof(why));
 	if (getenv("RMAP_REPRO_DEBUG"))
-		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, MemFree %llu MiB at the end, %zu of %zu pattern pages left",
-		       ph.nloads, seen - scan0, free_kb >> 10, last, present0);
+		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, %zu of %zu pattern pages left",
+		       ph.nloads, wt.seen - wt.scan0, wt.last, wt.present0);
 	stop_loads(&ph);
 	lower_watermarks(pr);
 	settle();
-	rr_read_keyed("/proc/vmstat", "oom_kill", &oom1);
-	pr->oom_kills += oom1 - oom0;
-	pr->phases++;
-	if (ph.bytes > pr->max_bytes)
-		pr->max_bytes = ph.bytes;
-	if ((double)(now - t0) / NSEC_PER_SEC > pr->max_s)
-		pr->max_s = (double)(now - t0) / NSEC_PER_SEC;
-	if ((double)reach_ns / NSEC_PER_SEC > pr->max_reach_s)
-		pr->max_reach_s = (double)reach_ns / NSEC_PER_SEC;
-	return outcome(out, &ph, present0, last, reach_ns, ctx->probe_pass,
-		       why, how, len);
+	account_phase(pr, &ph, &wt, oom0);
+	return outcome(out, &ph, wt.present0, wt.last, wt.reach_ns,
+		       ctx->probe_pass, why, how, len);
 }
 
 static void reach(const struct rr_case_result *c, char *buf, size_t len)
@@ -562,6 +589,7 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 static void summary(const struct rr_result *r, char *buf, size_t size)
 {
 	const struct figures *pr = figures_in(r);
+	size_t o;
 	char scanned[32] = "an unknown number of", ooms[96] =
 		"unknown (no VM event counters: see the kernel log line)";
 
@@ -574,13 +602,24 @@ static void summary(const struct rr_result *r, char *buf, size_t size)
 			 pr->watermarks[0] ? pr->watermarks : "untouched");
 		return;
 	}
-	snprintf(buf, size,
-		 "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u (a victim's pass may miss: kswapd backs off from a writer); emergency stops %u; kswapd scanned %s pages (pgscan_kswapd) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %s; MemAvailable counts the raised high watermarks as reserved, so the stop watches MemFree",
-		 pr->phases, pr->phases == 1 ? "" : "s", pr->max_bytes >> 20,
-		 pr->workers, pr->bound_s, pr->max_s, pr->max_reach_s,
-		 pr->min_free_kb >> 10, pr->floor_kb >> 10,
-		 pr->min_avail_kb >> 10, pr->reached, pr->partly, pr->missed,
-		 pr->emergency, scanned, pr->revived, pr->watermarks, ooms);
+	/* the load */
+	o = snprintf(buf, size,
+		     "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; ",
+		     pr->phases, pr->phases == 1 ? "" : "s",
+		     pr->max_bytes >> 20, pr->workers, pr->bound_s, pr->max_s,
+		     pr->max_reach_s);
+	/* how low memory went, and how the phases ended */
+	if (o < size)
+		o += snprintf(buf + o, size - o,
+			      "MemFree went down to %llu MiB (floor %llu MiB, --min-free-mb), MemAvailable to %llu MiB; the pattern was reached %u times, partly %u, missed %u (a victim's pass may miss: kswapd backs off from a writer); emergency stops %u; ",
+			      pr->min_free_kb >> 10, pr->floor_kb >> 10,
+			      pr->min_avail_kb >> 10, pr->reached,
+			      pr->partly, pr->missed, pr->emergency);
+	/* kswapd, the watermarks and the OOM killer */
+	if (o < size)
+		snprintf(buf + o, size - o,
+			 "kswapd scanned %s pages (pgscan_kswapd) and was revived %u times (a 4 MiB page-cache reclaim in a scratch memcg: kswapd sleeps for good after 16 runs without progress); watermarks %s; OOM kills during the phases %s; MemAvailable counts the raised high watermarks as reserved, so the stop watches MemFree",
+			 scanned, pr->revived, pr->watermarks, ooms);
 }
 
 static void text(const struct rr_result *r, FILE *f, rr_field_fn *field)
