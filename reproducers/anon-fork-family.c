@@ -22,14 +22,16 @@
 #include "pattern/family.h"
 #include "trigger/trigger.h"
 
-static unsigned long long pages = 2000;
-static unsigned long long split_every = 2;
-static unsigned long long identical = 64;
 static unsigned long long procs = 64;
 static unsigned long long depth = 1;
 static unsigned long long cow;
 
+static struct rr_split_opts split = {
+	.pages = 2000, .split_every = 2, .identical = 64,
+};
+
 static const struct rr_opt opts[] = {
+	RR_SPLIT_OPTS(split),
 	{ "procs", OPT_UINT, &procs, "N",
 	  "children each member forks (the parent's, with --depth 1); each maps the whole pattern",
 	  .min = 1, .max = RR_FAMILY_MAX },
@@ -39,15 +41,6 @@ static const struct rr_opt opts[] = {
 	{ "cow", OPT_UINT, &cow, "PERCENT",
 	  "share of the filled pages every member rewrites first (copy on write): the parent's originals of those stay mapped by the parent alone, and their walks still visit every member's VMA",
 	  .min = 0, .max = 100, .zero_ok = true },
-	{ "pages", OPT_UINT, &pages, "N",
-	  "size of the parent's mapping in pages; with --split-every 2 it becomes N VMAs in every process of the family",
-	  .min = 16, .max = 4000000 },
-	{ "split-every", OPT_UINT, &split_every, "N",
-	  "mprotect(PROT_READ) every Nth page (2: every other page)",
-	  .min = 2, .max = 4000000 },
-	{ "identical", OPT_UINT, &identical, "N",
-	  "pages filled (and so walked), spread evenly; the rest stay unpopulated. 0: every page",
-	  .min = 2, .max = 4000000, .zero_ok = true },
 	RR_OPT_END
 };
 
@@ -68,12 +61,12 @@ static unsigned long long family_size(void)
 static bool check(char *why, size_t len)
 {
 	return rr_family_fits(procs, depth, "procs", why, len) &&
-	       rr_opt_split_fits(pages, split_every, identical, why, len);
+	       rr_split_fits(&split, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
+	rr_pattern_spec_of(s, c->type, &split);
 }
 
 /*
@@ -107,12 +100,12 @@ static unsigned long long filled(void)
 
 static void describe(struct rr_result *res)
 {
-	res->pages = pages;
+	res->pages = split.pages;
 	rr_result_param(res, "procs", procs);
 	rr_result_param(res, "depth", depth);
 	rr_result_param(res, "members", family_size());
 	rr_result_param(res, "cow_percent", cow);
-	rr_result_param(res, "split_every", split_every);
+	rr_result_param(res, "split_every", split.split_every);
 	rr_result_param(res, "identical_pages", filled());
 }
 
@@ -122,7 +115,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 	o = snprintf(buf, len,
 		     "a parent maps %llu anonymous pages (%llu filled), every %llu pages mprotect(PROT_READ), and forks %llu children per member over %llu level%s (%llu members)%s: every member's VMAs are chained to the parent's anon_vma, as in forking servers whose anon_vma chains grew without bound before the anon_vma reuse (\"degree\") fix of Linux 5.4, so each walk of a parent's page visits every member.",
-		     pages, filled(), split_every, procs, depth,
+		     split.pages, filled(), split.split_every, procs, depth,
 		     depth == 1 ? "" : "s", family_size(),
 		     cow ? ", each of which first rewrites the first share of the filled pages (--cow): the walks of the parent's originals still visit every member" : "");
 	if (o < len)

@@ -28,9 +28,6 @@
 #include "pattern/victim.h"
 #include "trigger/trigger.h"
 
-static unsigned long long pages = 2000;
-static unsigned long long split_every = 2;
-static unsigned long long identical = 64;
 static unsigned long long procs = 256;
 static int backing;
 static const char *dir;
@@ -44,19 +41,15 @@ static const char *const victim_op_names[] = {
 	"mprotect", "mmap", "load", NULL
 };
 
+static struct rr_split_opts split = {
+	.pages = 2000, .split_every = 2, .identical = 64,
+};
+
 static const struct rr_opt opts[] = {
+	RR_SPLIT_OPTS(split),
 	{ "procs", OPT_UINT, &procs, "N",
 	  "processes that map the file, the measuring process among them (N - 1 forked members); each page's walk visits one VMA in each",
 	  .min = 2, .max = RR_FAMILY_MAX + 1 },
-	{ "pages", OPT_UINT, &pages, "N",
-	  "size of the file and of each process's mapping of it, in pages",
-	  .min = 16, .max = 4000000 },
-	{ "split-every", OPT_UINT, &split_every, "N",
-	  "mprotect(PROT_READ) every Nth page of each mapping (2: every other page), so that the i_mmap tree holds procs x 2 x pages / N VMAs",
-	  .min = 2, .max = 4000000 },
-	{ "identical", OPT_UINT, &identical, "N",
-	  "pages of the file filled (and so walked), spread evenly; the rest stay unpopulated. 0: every page",
-	  .min = 2, .max = 4000000, .zero_ok = true },
 	{ "backing", OPT_ENUM, &backing, "KIND",
 	  "the file: shmem (a memfd) or disk (an unlinked file, O_TMPFILE, on a disk-backed filesystem: page cache, written back after the fill, that reclaim drops with no swap)",
 	  .choices = backing_names },
@@ -79,7 +72,7 @@ static const struct rr_case cases[] = {
 
 static bool check(char *why, size_t len)
 {
-	return rr_opt_split_fits(pages, split_every, identical, why, len);
+	return rr_split_fits(&split, why, len);
 }
 
 /* A disk-backed directory for the file; set by setup(). */
@@ -87,7 +80,7 @@ static char disk_dir[256];
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
+	rr_pattern_spec_of(s, c->type, &split);
 	if (backing == DISK && disk_dir[0])
 		s->file_dir = disk_dir;
 }
@@ -224,9 +217,9 @@ static unsigned long long filled(void)
 
 static void describe(struct rr_result *res)
 {
-	res->pages = pages;
+	res->pages = split.pages;
 	rr_result_param(res, "procs", procs);
-	rr_result_param(res, "split_every", split_every);
+	rr_result_param(res, "split_every", split.split_every);
 	rr_result_param(res, "identical_pages", filled());
 	rr_result_param_text(res, "backing", backing_names[backing]);
 	rr_result_param_text(res, "victim_op", victim_op_names[victim_op]);
@@ -239,14 +232,14 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 	o = snprintf(buf, len,
 		     "a MAP_SHARED %s of %llu pages (%llu filled) mapped by %llu processes, every %llu pages mprotect(PROT_READ) in each: the i_mmap tree of one file holds every process's VMAs, as libc's and the dynamic loader's do on a machine running thousands of processes, where a walk or an exec() waits on i_mmap_rwsem.",
 		     backing == DISK ? "file on a disk-backed filesystem" :
-		     "memfd (shmem)", pages, filled(), procs, split_every);
+		     "memfd (shmem)", split.pages, filled(), procs, split.split_every);
 	if (o < len)
 		rr_result_counts_text(res, buf + o, len - o);
 }
 
 static const struct rr_repro file_many_mappers = {
 	.name = "file-many-mappers",
-	.summary = "Reproduce long file rmap walks: one MAP_SHARED memfd (shmem; --backing disk: a file on a disk-backed filesystem) of --pages pages mapped by --procs processes, each mapping split by mprotect() every --split-every pages, so that the file's i_mmap tree holds procs x VMAs and each page's walk visits one VMA per process (libc and ld.so on a busy machine). A trigger walks the filled pages while a victim thread measures how long mprotect() on the same mapping (i_mmap_rwsem for write) waits, or with --victim-op an mmap()/munmap() of the file or a library-like load of it. The control is the same mapping in one process. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce long file rmap walks: one MAP_SHARED memfd (shmem; --backing disk: a file on a disk-backed filesystem) of --pages pages mapped by --procs processes, each mapping split by mprotect() every --split-every pages, so that the file's i_mmap tree holds procs x 2 x pages / split-every VMAs and each page's walk visits one VMA per process (libc and ld.so on a busy machine). A trigger walks the filled pages while a victim thread measures how long mprotect() on the same mapping (i_mmap_rwsem for write) waits, or with --victim-op an mmap()/munmap() of the file or a library-like load of it. The control is the same mapping in one process. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

@@ -36,9 +36,6 @@
 #include "trigger/trigger.h"
 
 
-static unsigned long long pages = 2000;
-static unsigned long long split_every = 2;
-static unsigned long long identical = 256;
 static unsigned long long children = 32;
 static unsigned long long depth = 1;
 static int order;
@@ -49,16 +46,12 @@ static const char *const order_names[] = {
 	"fork-then-merge", "merge-then-fork", NULL
 };
 
+static struct rr_split_opts split = {
+	.pages = 2000, .split_every = 2, .identical = 256,
+};
+
 static const struct rr_opt opts[] = {
-	{ "pages", OPT_UINT, &pages, "N",
-	  "size of the parent's mapping in pages; with --split-every 2 it becomes N VMAs in every process of the family",
-	  .min = 16, .max = 4000000 },
-	{ "split-every", OPT_UINT, &split_every, "N",
-	  "mprotect(PROT_READ) every Nth page (2: every other page)",
-	  .min = 2, .max = 4000000 },
-	{ "identical", OPT_UINT, &identical, "N",
-	  "pages filled with identical content in every process, spread evenly; the rest stay unpopulated. 0: every page",
-	  .min = 2, .max = 4000000, .zero_ok = true },
+	RR_SPLIT_OPTS(split),
 	{ "children", OPT_UINT, &children, "N",
 	  "processes forked by the parent (and, with --depth, by each member above the last level); each maps the whole pattern",
 	  .min = 1, .max = RR_FAMILY_MAX },
@@ -91,12 +84,12 @@ static unsigned long long family_size(void)
 static bool check(char *why, size_t len)
 {
 	return rr_family_fits(children, depth, "children", why, len) &&
-	       rr_opt_split_fits(pages, split_every, identical, why, len);
+	       rr_split_fits(&split, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
+	rr_pattern_spec_of(s, c->type, &split);
 }
 
 /* A member's preparation, fork-then-merge: its own copy of each page. */
@@ -204,8 +197,8 @@ static unsigned long long filled(void)
 
 static void describe(struct rr_result *res)
 {
-	res->pages = pages;
-	rr_result_param(res, "split_every", split_every);
+	res->pages = split.pages;
+	rr_result_param(res, "split_every", split.split_every);
 	rr_result_param(res, "identical_pages", filled());
 	rr_result_param(res, "children", children);
 	rr_result_param(res, "depth", depth);
@@ -218,11 +211,11 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 	char every[32];
 	size_t o;
 
-	snprintf(every, sizeof(every), split_every == 2 ? "every other" :
-		 "one in every %llu", split_every);
+	snprintf(every, sizeof(every), split.split_every == 2 ? "every other" :
+		 "one in every %llu", split.split_every);
 	o = snprintf(buf, len,
 		     "a parent maps %llu pages, %s page mprotect(PROT_READ), %llu identical; %s",
-		     pages, every, filled(),
+		     split.pages, every, filled(),
 		     order == FORK_THEN_MERGE ?
 		     "it forks the children, each rewrites its identical pages (copy on write), then KSM merges across the family: a child's pages sit in its VMAs' own anon_vmas, the parent's in the root anon_vma that every process's VMAs are chained to, and every walk takes the root's lock" :
 		     "KSM merges its pages, then it forks the children, which inherit the KSM pages: each KSM walk visits the VMAs of every process");

@@ -40,9 +40,6 @@
 #include "pattern/family.h"
 #include "trigger/trigger.h"
 
-static unsigned long long pages = 20000;
-static unsigned long long split_every = 2;
-static unsigned long long identical = 512;
 static unsigned long long children = 8;
 static int shape;
 
@@ -50,16 +47,12 @@ enum { SHAPE_SPLIT, SHAPE_FORK };
 
 static const char *const shape_names[] = { "split", "fork", NULL };
 
+static struct rr_split_opts split = {
+	.pages = 20000, .split_every = 2, .identical = 512,
+};
+
 static const struct rr_opt opts[] = {
-	{ "pages", OPT_UINT, &pages, "N",
-	  "size of the mapping in pages; with --split-every 2 it becomes N VMAs",
-	  .min = 16, .max = 4000000 },
-	{ "split-every", OPT_UINT, &split_every, "N",
-	  "mprotect(PROT_READ) every Nth page (2: every other page)",
-	  .min = 2, .max = 4000000 },
-	{ "identical", OPT_UINT, &identical, "N",
-	  "pages filled with identical content, spread evenly; KSM makes N / max_page_sharing KSM pages, and one of them is poisoned",
-	  .min = 2, .max = 4000000 },
+	RR_SPLIT_OPTS(split),
 	{ "pattern", OPT_ENUM, &shape, "SHAPE",
 	  "split (one sacrificial child inherits the pattern) or fork (--children of them: every walk visits their VMAs too)",
 	  .choices = shape_names },
@@ -95,12 +88,18 @@ static unsigned long long members(void)
 
 static bool check(char *why, size_t len)
 {
-	return rr_opt_split_fits(pages, split_every, identical, why, len);
+	/* its figures and its sentence count the filled pages as given */
+	if (!split.identical) {
+		snprintf(why, len,
+			 "--identical 0 (every page): not offered here; give the number of pages to fill");
+		return false;
+	}
+	return rr_split_fits(&split, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
-	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
+	rr_pattern_spec_of(s, c->type, &split);
 }
 
 /*
@@ -128,7 +127,7 @@ static void keep_victim(struct rr_pattern *p, const bool *gone)
 	size_t ps = rr_page_size(), v = (p->victim - p->addr) / ps;
 
 	while (v < p->spec.pages && gone[v])
-		v += split_every;
+		v += split.split_every;
 	p->victim = v < p->spec.pages ? p->addr + v * ps : NULL;
 }
 
@@ -280,9 +279,9 @@ static const struct rr_repro_ops ops = {
 
 static void describe(struct rr_result *res)
 {
-	res->pages = pages;
-	rr_result_param(res, "split_every", split_every);
-	rr_result_param(res, "identical_pages", identical);
+	res->pages = split.pages;
+	rr_result_param(res, "split_every", split.split_every);
+	rr_result_param(res, "identical_pages", split.identical);
 	rr_result_param_text(res, "pattern", shape_names[shape]);
 	rr_result_param(res, "sacrificial_processes", members());
 	res->max_page_sharing = rr_ksm_opts.max_page_sharing;
@@ -295,7 +294,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 	o = snprintf(buf, len,
 		     "one %llu-page mapping, one page in every %llu mprotect(PROT_READ), %llu pages of identical content merged by KSM (ksmd then stopped); %llu sacrificial child%s inherit%s it, ask for an early kill (PR_MCE_KILL_EARLY) and fault the pages in; the measuring process replaces its own mappings of one frame with fresh pages, and the hwpoison trigger then poisons the frame through the first child's mapping. Processes and VMAs of the pattern:",
-		     pages, split_every, identical, members(),
+		     split.pages, split.split_every, split.identical, members(),
 		     members() == 1 ? "" : "ren", members() == 1 ? "s" : "");
 	for (i = 0; i < res->nr_cases && o < len; i++)
 		o += snprintf(buf + o, len - o, "%s %s %u processes, %zu VMAs",
@@ -305,7 +304,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_memory_failure = {
 	.name = "ksm-memory-failure",
-	.summary = "Reproduce long rmap work in memory_failure() of a KSM page: the split pattern merged by KSM and inherited by a sacrificial child (--pattern fork: --children of them) that asks for an early kill; one KSM frame, which the measuring process no longer maps, is poisoned (through the hwpoison injector's corrupt-pfn, or by MADV_HWPOISON in the child: --injector). The trigger times each whole memory_failure() call; inside it the probe times the walks (unmapping) and a kprobe pair on collect_procs_ksm (_anon, _file) finding the processes, where the kernel allows; an oracle checks every child died of SIGBUS. Plain anonymous pages and a MAP_SHARED memfd are the controls. Destructive: runs only in a VM that scripts/vm-run booted, or with --allow-hwpoison. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce long rmap work in memory_failure() of a KSM page: the split pattern merged by KSM and inherited by a sacrificial child (--pattern fork: --children of them) that asks for an early kill; of the --identical / max_page_sharing KSM pages, one KSM frame, which the measuring process no longer maps, is poisoned (through the hwpoison injector's corrupt-pfn, or by MADV_HWPOISON in the child: --injector). The trigger times each whole memory_failure() call; inside it the probe times the walks (unmapping) and a kprobe pair on collect_procs_ksm (_anon, _file) finding the processes, where the kernel allows; an oracle checks every child died of SIGBUS. Plain anonymous pages and a MAP_SHARED memfd are the controls. Destructive: runs only in a VM that scripts/vm-run booted, or with --allow-hwpoison. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

@@ -19,9 +19,6 @@
 #include "model/repro.h"
 #include "pattern/maps.h"
 
-static unsigned long long pages = 20000;
-static unsigned long long split_every = 2;
-static unsigned long long identical = 512;
 static int advice;
 static bool dontneed;
 
@@ -44,16 +41,12 @@ static const char *const advice_names[] = {
 	"sequential", NULL
 };
 
+static struct rr_split_opts split = {
+	.pages = 20000, .split_every = 2, .identical = 512,
+};
+
 static const struct rr_opt opts[] = {
-	{ "pages", OPT_UINT, &pages, "N",
-	  "size of the mapping in pages; with --split-every 2 it becomes up to N VMAs",
-	  .min = 16, .max = 4000000 },
-	{ "split-every", OPT_UINT, &split_every, "N",
-	  "advise every Nth page (2: every other page)",
-	  .min = 2, .max = 4000000 },
-	{ "identical", OPT_UINT, &identical, "N",
-	  "pages filled with identical content, spread evenly (with mergeable: over the advised pages, the only ones KSM may merge); the rest stay unpopulated. 0: every page it can",
-	  .min = 2, .max = 4000000, .zero_ok = true },
+	RR_SPLIT_OPTS(split),
 	{ "advice", OPT_ENUM, &advice, "NAME",
 	  "the madvise() advice on every Nth page: mergeable (MADV_MERGEABLE, the KSM opt-in: only the advised pages merge), dontfork, dontdump, hugepage (on a mapping the suite keeps MADV_NOHUGEPAGE), random or sequential",
 	  .choices = advice_names },
@@ -72,13 +65,13 @@ static const struct rr_case cases[] = {
 
 static bool check(char *why, size_t len)
 {
-	return rr_opt_split_fits(pages, split_every, identical, why, len);
+	return rr_split_fits(&split, why, len);
 }
 
 static void spec(const struct rr_case *c, struct rr_pattern_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	rr_pattern_spec_split(s, c->type, pages, split_every, identical);
+	rr_pattern_spec_of(s, c->type, &split);
 	s->split_advice = advices[advice].madv;
 }
 
@@ -103,8 +96,8 @@ static unsigned long long filled(void)
 
 static void describe(struct rr_result *res)
 {
-	res->pages = pages;
-	rr_result_param(res, "split_every", split_every);
+	res->pages = split.pages;
+	rr_result_param(res, "split_every", split.split_every);
 	rr_result_param(res, "identical_pages", filled());
 	rr_result_param_text(res, "advice", advices[advice].name);
 	rr_result_param(res, "dontneed", dontneed);
@@ -120,11 +113,11 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 	spec(&cases[0], &s);
 	expected = rr_pattern_expected_vmas(&s);
-	snprintf(every, sizeof(every), split_every == 2 ? "every other" :
-		 "one in every %llu", split_every);
+	snprintf(every, sizeof(every), split.split_every == 2 ? "every other" :
+		 "one in every %llu", split.split_every);
 	o = snprintf(buf, len,
 		     "one %llu-page mapping, madvise(%s) on %s page (sets %s); VMAs counted in /proc/self/maps:",
-		     pages, advices[advice].madv_name, every,
+		     split.pages, advices[advice].madv_name, every,
 		     advices[advice].flag);
 	for (i = 0; i < res->nr_cases && o < len; i++) {
 		const struct rr_case_result *c = &res->cases[i];
@@ -162,7 +155,7 @@ static const char *case_what(const struct rr_case *c)
 
 static const struct rr_repro madvise_split = {
 	.name = "madvise-split",
-	.summary = "Reproduce long KSM rmap walks on VMAs split by madvise(): one anonymous mapping of --pages pages, every --split-every'th page given --advice (MADV_MERGEABLE by default, the way KSM users opt parts of a mapping in), so that its VMAs share one anon_vma; --identical pages merged by KSM; then a trigger walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. --dontneed adds MADV_DONTNEED churn, which splits nothing. The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls; each case's VMAs are counted, not assumed. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce long KSM rmap walks on VMAs split by madvise(): one anonymous mapping of --pages pages, every --split-every'th page given --advice (MADV_MERGEABLE by default, the way KSM users opt parts of a mapping in), so that its VMAs share one anon_vma; --identical pages merged by KSM (with mergeable, spread over the advised pages, the only ones KSM may merge); then a trigger walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. --dontneed adds MADV_DONTNEED churn, which splits nothing. The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls; each case's VMAs are counted, not assumed. Exit: 1 reproduced (KTAP not ok), 0 not reproduced, 4 skip, 2 error.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

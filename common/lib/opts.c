@@ -215,13 +215,3 @@ bool rr_opt_at_most(const char *opt, unsigned long long v,
 		 limit_opt, limit);
 	return false;
 }
-
-bool rr_opt_split_fits(unsigned long long pages,
-		       unsigned long long split_every,
-		       unsigned long long identical, char *why, size_t len)
-{
-	return rr_opt_at_most("identical", identical, "pages", pages, why,
-			      len) &&
-	       rr_opt_at_most("split-every", split_every, "pages", pages,
-			      why, len);
-}

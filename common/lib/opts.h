@@ -45,14 +45,6 @@ bool rr_opt_at_most(const char *opt, unsigned long long v,
 		    const char *limit_opt, unsigned long long limit,
 		    char *why, size_t len);
 /*
- * The split pattern's options (--pages, --split-every, --identical):
- * neither of the last two more than --pages.
- */
-bool rr_opt_split_fits(unsigned long long pages,
-		       unsigned long long split_every,
-		       unsigned long long identical, char *why, size_t len);
-
-/*
  * Parse argv against a NULL-terminated list of tables. Returns 0 when
  * the run should go on, 1 after --help was asked for, -1 on a usage error
  * (the message is in err). Nothing outside *ptr is changed.

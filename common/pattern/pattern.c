@@ -37,6 +37,20 @@ void rr_pattern_spec_split(struct rr_pattern_spec *s, enum rr_page_type t,
 	s->identical = identical;
 }
 
+void rr_pattern_spec_of(struct rr_pattern_spec *s, enum rr_page_type t,
+			const struct rr_split_opts *o)
+{
+	rr_pattern_spec_split(s, t, o->pages, o->split_every, o->identical);
+}
+
+bool rr_split_fits(const struct rr_split_opts *o, char *why, size_t len)
+{
+	return rr_opt_at_most("identical", o->identical, "pages", o->pages,
+			      why, len) &&
+	       rr_opt_at_most("split-every", o->split_every, "pages",
+			      o->pages, why, len);
+}
+
 int rr_pattern_count_vmas(const struct rr_pattern *p, size_t *vmas,
 			  char *why, size_t len)
 {

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/opts.h"
 #include "mm/pageflags.h"
 
 enum rr_page_type { RR_PT_KSM, RR_PT_ANON, RR_PT_FILE, RR_PT_MAX };
@@ -99,6 +100,36 @@ struct rr_pattern {
 	size_t ksm_goal;
 	void *priv;		/* the reproducer's own */
 };
+
+/*
+ * The split pattern's options, declared once for every reproducer that
+ * builds it: RR_SPLIT_OPTS(s) in its option table gives --pages,
+ * --split-every and --identical over a struct rr_split_opts of its own
+ * (the defaults are its own); rr_split_fits() checks them together and
+ * rr_pattern_spec_of() lays the pattern out. What a reproducer does
+ * with the split beyond this (advice instead of mprotect(), a family
+ * of processes) its summary says.
+ */
+struct rr_split_opts {
+	unsigned long long pages, split_every, identical;
+};
+
+#define RR_SPLIT_OPTS(s)						\
+	{ "pages", OPT_UINT, &(s).pages, "N",				\
+	  "size of the mapping in pages, in every process that maps the pattern; with --split-every 2 it becomes N VMAs", \
+	  .min = 16, .max = 4000000 },					\
+	{ "split-every", OPT_UINT, &(s).split_every, "N",		\
+	  "split the mapping into VMAs at every Nth page (2: every other page): mprotect(PROT_READ), or the call the reproducer's summary names", \
+	  .min = 2, .max = 4000000 },					\
+	{ "identical", OPT_UINT, &(s).identical, "N",			\
+	  "pages filled with identical content (what KSM merges, where it runs; only filled pages are walked), spread evenly; the rest stay unpopulated. 0: every page", \
+	  .min = 2, .max = 4000000, .zero_ok = true }
+
+/* Neither --split-every nor --identical more than --pages: or why. */
+bool rr_split_fits(const struct rr_split_opts *o, char *why, size_t len);
+/* The split pattern of one page type, from the options. */
+void rr_pattern_spec_of(struct rr_pattern_spec *s, enum rr_page_type t,
+			const struct rr_split_opts *o);
 
 /* The split pattern of one page type (pattern.c's default layout). */
 void rr_pattern_spec_split(struct rr_pattern_spec *s, enum rr_page_type t,

@@ -7,7 +7,7 @@
 # and says which probe measured and what it bounds, and the pictures are
 # real PNG and SVG files; scripts/plot draws the runs' histograms. No
 # slope is asserted there: that is the kernel's to say (the VM sweep in
-# the README). The fit on synthetic points is tests/noroot/sweep-fit.sh.
+# docs/compare.md). The fit on synthetic points: tests/noroot/sweep-fit.sh.
 # The machine is left as found.
 . "$(dirname "$0")/../lib/integration.sh"
 

@@ -10,7 +10,7 @@
 # prints every step (commit, kernel, exit code, verdicts) and fails if
 # one step judged its kernel wrong or the bisection named another
 # commit. Not part of make check: each step is a boot (about a minute
-# under TCG); the README names it.
+# under TCG); docs/testing.md names it.
 #
 # Usage: tests/long/bisect-sim.sh [--commits N] [--first K ...]
 #                                 [--preset NAME] [--only NAMES]

@@ -6,8 +6,8 @@
 # its runs agreeing and the subject's figure against its controls': how
 # repeatable the verdict is under QEMU TCG, where the same probe on the
 # same kernel moves p50 by up to half between boots. Not part of make
-# check (a boot and a preset each, minutes under TCG); the README names
-# it.
+# check (a boot and a preset each, minutes under TCG); docs/testing.md
+# names it.
 #
 # Usage: tests/long/repeat.sh [--times N] [--preset NAME] [--only NAMES]
 #                             [--kernels DIR] [--out DIR]

@@ -28,7 +28,7 @@ for f in "$tdir"/trigger_*.c; do
 		missing+=("RR_TRIGGERS line for $s")
 done
 assert "RR_TRIGGERS has a line per trigger file and a file per line${missing:+ (missing: ${missing[*]})}" \
-	[ ${#syms[@]} = "$nfiles" ] && [ ${#missing[@]} = 0 ]
+	[ ${#syms[@]} = "$nfiles" -a ${#missing[@]} = 0 ]
 
 # check FILES...: the lines that name a trigger or an RR_TRIG_ constant
 named() {

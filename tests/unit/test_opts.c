@@ -151,14 +151,6 @@ static void test_at_most(void)
 	CHECK_STR(why, "");
 	CHECK(!rr_opt_at_most("identical", 17, "pages", 16, why, sizeof(why)));
 	CHECK_STR(why, "--identical 17 is more than --pages 16");
-	/* the split pattern's three, together */
-	why[0] = '\0';
-	CHECK(rr_opt_split_fits(16, 2, 16, why, sizeof(why)));
-	CHECK_STR(why, "");
-	CHECK(!rr_opt_split_fits(16, 2, 20, why, sizeof(why)));
-	CHECK_STR(why, "--identical 20 is more than --pages 16");
-	CHECK(!rr_opt_split_fits(16, 32, 0, why, sizeof(why)));
-	CHECK_STR(why, "--split-every 32 is more than --pages 16");
 }
 
 TEST_MAIN(T(test_at_most), T(test_values), T(test_ranges), T(test_numbers),

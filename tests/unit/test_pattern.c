@@ -167,6 +167,42 @@ static void test_rewrite(void)
 	rr_pattern_free(&p);
 }
 
-TEST_MAIN(T(test_expected_vmas), T(test_anon), T(test_file),
+/*
+ * The split pattern's options, declared once (RR_SPLIT_OPTS): parsed
+ * into the reproducer's struct, checked together, laid out.
+ */
+static void test_split_opts(void)
+{
+	struct rr_split_opts o = { .pages = 100, .split_every = 2,
+				   .identical = 8 };
+	const struct rr_opt opts[] = { RR_SPLIT_OPTS(o), RR_OPT_END };
+	const struct rr_opt *tables[] = { opts, NULL };
+	char *argv[] = { "t", "--pages", "16", "--identical", "0", NULL };
+	struct rr_pattern_spec s = { 0 };
+	char why[128] = "";
+
+	CHECK_EQ(rr_opts_parse(tables, 5, argv, why, sizeof(why)), 0);
+	CHECK_EQ(o.pages, 16);
+	CHECK_EQ(o.identical, 0);
+	CHECK_EQ(o.split_every, 2);
+	CHECK(rr_split_fits(&o, why, sizeof(why)));
+	CHECK_STR(why, "");
+	o.identical = 20;
+	CHECK(!rr_split_fits(&o, why, sizeof(why)));
+	CHECK_STR(why, "--identical 20 is more than --pages 16");
+	o.identical = 0;
+	o.split_every = 32;
+	CHECK(!rr_split_fits(&o, why, sizeof(why)));
+	CHECK_STR(why, "--split-every 32 is more than --pages 16");
+	rr_pattern_spec_of(&s, RR_PT_FILE, &o);
+	CHECK_EQ(s.type, RR_PT_FILE);
+	CHECK_EQ(s.pages, 16);
+	CHECK_EQ(s.split_every, 32);
+	argv[2] = "8";
+	CHECK_EQ(rr_opts_parse(tables, 3, argv, why, sizeof(why)), -1);
+	CHECK_CONTAINS(why, "--pages");
+}
+
+TEST_MAIN(T(test_split_opts), T(test_expected_vmas), T(test_anon), T(test_file),
 	  T(test_ksm_opt_in), T(test_all_identical), T(test_churn),
 	  T(test_rewrite), T(test_contents))
