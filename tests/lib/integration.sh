@@ -7,21 +7,21 @@ top=${RMAP_REPRO_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 bin=$top/build/bin
 work=${TEST_TMPDIR:-/tmp}/$(basename "$0" .sh)
 mkdir -p "$work"
-n=0
+ktap_n=0	# the KTAP test number: no test may use this name
 
 echo "KTAP version 1"
 
 ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1"
 }
 
 not_ok() {
 	local desc=$1
 
 	shift
-	n=$((n + 1))
-	echo "not ok $n $desc"
+	ktap_n=$((ktap_n + 1))
+	echo "not ok $ktap_n $desc"
 	for l in "$@"; do
 		echo "# $l"
 	done
@@ -92,7 +92,7 @@ wait_unlocked() {
 }
 
 finish() {
-	echo "1..$n"
+	echo "1..$ktap_n"
 }
 
 # ---- What the kernel under test offers, derived, never written down ----

@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/sweep's arithmetic and drawing (jq -L scripts/lib,
+# include "sweep";): the sweep's JSON from run-all's results, the
+# least-squares fit of log(latency) on log(value), the text table, an
+# ASCII log-log plot, and gnuplot's data. Tested on docs/sample-sweep by
+# tests/noroot/jq.sh.
+include "text";
+
+# The least-squares slope of log(y) on log(x) over [x, y] points with
+# both positive; null with fewer than two such points or one x.
+def fit($pts): [$pts[] | select(.[0] > 0 and .[1] != null and .[1] > 0)
+		| [(.[0] | log), (.[1] | log)]] as $l
+	| ($l | length) as $n
+	| if $n < 2 then null else
+	  ([$l[][0]] | add / $n) as $mx | ([$l[][1]] | add / $n) as $my
+	  | ([$l[] | (.[0] - $mx) * (.[0] - $mx)] | add) as $sxx
+	  | if $sxx == 0 then null else
+	    ([$l[] | (.[0] - $mx) * (.[1] - $my)] | add) / $sxx end end;
+
+# A slope in words.
+def words: if . == null then "too few points to fit"
+	elif . < 0.25 then "flat"
+	elif . < 0.75 then "grows sublinearly"
+	elif . < 1.35 then "grows linearly"
+	else "grows faster than linearly" end;
+
+# sweep.json from run-all's results.json: the points of each case, in
+# the order of the values; $labels[i] is the label of the run of
+# $vals[i] (the first is the reproducer's own name).
+def sweep_of($param; $vals; $labels; $only):
+	[.results[] as $r | $labels | index($r.reproducer) as $i
+	 | select($i != null) | {value: $vals[$i], result: $r}] | sort_by(.value)
+	| . as $pts
+	| ($pts[0].result) as $first
+	| {schema: "rmap-repro-sweep/1", reproducer: $only, param: $param,
+	   values: [$pts[].value],
+	   kernel: $first.kernel.release,
+	   probe: ([$pts[].result.cases[0].probe] | unique),
+	   probe_detail: ($first.cases[0].probe_detail | {interval, bounds,
+							  walk_level}),
+	   verdicts: [$pts[].result.verdict],
+	   cases: [$first.cases[].name as $c
+	     | [$pts[] | {value, c: (.result.cases | map(select(.name == $c))
+				      | .[0])}] as $cp
+	     | {name: $c,
+		role: ($first.cases | map(select(.name == $c)) | .[0].role),
+		points: [$cp[] | {value, vmas: .c.pattern.vmas?,
+				  count: .c.latency_ms.count?,
+				  max_ms: (if .c.latency_ms.count? > 0
+					   then .c.latency_ms.max else null end),
+				  p50_ms: (if .c.latency_ms.count? > 0
+					   then .c.latency_ms.p50 else null end)}]}
+	     | .slope = {max: fit([.points[] | [.value, .max_ms]]),
+			 p50: fit([.points[] | [.value, .p50_ms]])}
+	     | .growth = {max: (.slope.max | words),
+			  p50: (.slope.p50 | words)}]};
+
+# sweep.txt's table, the fit in words and the probe, 72 columns.
+def sweep_table:
+	def f3: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
+	def sl: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
+	. as $s |
+	("\(.reproducer) over --\(.param), kernel \(.kernel), probe \(.probe | join(", ")); ms" | wrap(72; "  ")),
+	"",
+	("--" + .param | pad(12)) + ([.cases[].name | ("max " + .) | pad(14)] | join("")),
+	(.values | to_entries[] as $e
+	 | ($e.value | pad(12)) + ([$s.cases[] | .points[$e.key].max_ms | f3 | pad(14)]
+				   | join(""))),
+	"",
+	"Least-squares fit of log(latency) on log(--\(.param)):",
+	(.cases[] | "  \(.name): max slope \(.slope.max | sl), \(.growth.max);",
+		    "    p50 slope \(.slope.p50 | sl), \(.growth.p50)"),
+	"",
+	("Probe: " + (.probe | join(", ")) + ". One interval: " +
+	 .probe_detail.interval + ". It bounds: " + .probe_detail.bounds + "."
+	 | wrap(72; "  "));
+
+# A 60 x 16 log-log plot of each case's max, its first letter the mark.
+def ascii_plot:
+	def lg: log / (10 | log);
+	[.cases[] as $c | $c.points[] | select(.max_ms != null and .max_ms > 0)
+	 | {m: ($c.name[:1]), x: (.value | lg), y: (.max_ms | lg)}] as $p
+	| if ($p | length) == 0 then "(nothing to plot)" else
+	  ([$p[].x] | min) as $x0 | ([$p[].x] | max) as $x1
+	  | ([$p[].y] | min) as $y0 | ([$p[].y] | max) as $y1
+	  | 60 as $w | 16 as $h
+	  | (reduce $p[] as $q ([range($h) | [range($w) | " "]];
+		(if $x1 > $x0 then (($q.x - $x0) / ($x1 - $x0) * ($w - 1) | round)
+		 else 0 end) as $col
+		| (if $y1 > $y0 then (($q.y - $y0) / ($y1 - $y0) * ($h - 1) | round)
+		   else 0 end) as $row
+		| .[$h - 1 - $row][$col] |= (if . == " " or . == $q.m then $q.m
+					     else "*" end))) as $g
+	  | def num: pow(10; .) | if . >= 100 then round else . * 1000 | round / 1000 end
+		     | tostring;
+	  "",
+	  "max ms, log scale (\([.cases[].name | "\(.[:1]) \(.)"] | join(", ")); * both)",
+	  ($g | to_entries[] | (if .key == 0 then ($y1 | num)
+				elif .key == $h - 1 then ($y0 | num) else "" end
+				| " " * (9 - length) + .) + " |" + (.value | join(""))
+			       | sub(" +$"; "")),
+	  (" " * 10 + "+" + "-" * $w),
+	  (" " * 11 + ($x0 | num) + " " * ($w - (($x0 | num) | length) -
+					    (($x1 | num) | length)) + ($x1 | num)),
+	  (" " * 11 + "--\(.param), log scale")
+	  end;
+
+# gnuplot's data: a row per value, the value then each case's max.
+def gnuplot_rows: .values as $v | .cases as $c
+	| range($v | length) as $i
+	| ([$v[$i]] + [$c[] | .points[$i].max_ms // "NaN"])
+	| map(tostring) | join(" ");
+
+# gnuplot's plot clause, title and x tics.
+def gnuplot_plots: [.cases | to_entries[]
+	| "\"sweep.dat\" using 1:\(.key + 2) with linespoints title \"\(.value.name) max\""]
+	| join(", ");
+def gnuplot_title:
+	"\(.reproducer): \(.probe | join(", ")) max over --\(.param), kernel \(.kernel)";
+def gnuplot_xtics: [.values[] | "\"\(.)\" \(.)"] | join(", ");

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The jq of scripts/sweep and scripts/compare, as the named functions of
+# scripts/lib/sweep.jq and compare.jq, on known points and on the
+# samples in docs/ (made by scripts/samples from real runs): the fit's
+# slope, the sweep's table and ASCII plot, gnuplot's rows, rmap-stat's
+# input and the comparison drawn as text and Markdown. Needs no root
+# and changes nothing.
+. "$(dirname "$0")/../lib/integration.sh"
+
+lib=$top/scripts/lib
+sw=$top/docs/sample-sweep/sweep.json
+a=$top/docs/sample-vm-results.json
+b=$top/docs/sample-vm-fixed-results.json
+jqs() {
+	jq -L "$lib" "$@"
+}
+
+# fit: the least-squares slope of log(y) on log(x)
+got=$(jqs -n 'include "sweep"; [fit([[1, 2], [10, 20], [100, 200]]),
+	fit([[1, 3], [10, 3], [1000, 3]]), fit([[5, 5]]), fit([[5, 1], [5, 2]]),
+	fit([[1, 1], [10, null], [100, 1000]])] | map(if . == null then null
+	else . * 1e9 | round / 1e9 end)' | tr -d ' \n')
+assert "fit: slope 1 for a line, 0 for a constant, null for one point or one x, nulls left out ($got)" \
+	[ "$got" = "[1,0,null,null,1.5]" ]
+got=$(jqs -rn 'include "sweep"; [null, 0.1, 0.5, 1, 2] | map(words) | join("/")')
+assert "words: the slope in words" \
+	[ "$got" = "too few points to fit/flat/grows sublinearly/grows linearly/grows faster than linearly" ]
+
+# on the sample sweep: the recorded slopes are the fit of its points
+assert_jq "sweep sample: each case's recorded slopes are fit() of its points, and its words" \
+	"$sw" 'include "sweep"; all(.cases[];
+	    ((fit([.points[] | [.value, .max_ms]]) - .slope.max) | fabs) < 1e-9
+	    and ((fit([.points[] | [.value, .p50_ms]]) - .slope.p50) | fabs) < 1e-9
+	    and (.slope.max | words) == .growth.max)' -L "$lib"
+jqs -r 'include "sweep"; sweep_table, ascii_plot' "$sw" >"$work/sweep.txt"
+assert "sweep sample: sweep_table and ascii_plot give docs/sample-sweep/sweep.txt" \
+	diff "$work/sweep.txt" <(grep -v '^(no sweep.png' "$top/docs/sample-sweep/sweep.txt")
+assert "sweep sample: no line of the text wider than 72 columns" \
+	bash -c "! awk 'length > 72' '$work/sweep.txt' | grep -q ."
+jqs -r 'include "sweep"; gnuplot_rows' "$sw" >"$work/sweep.dat"
+cols=$(awk '{ print NF }' "$work/sweep.dat" | sort -u)
+want=$(jq -r '"\(.values | length) \(.cases | length + 1)"' "$sw")
+assert "sweep sample: gnuplot_rows gives a row per value ($(wc -l <"$work/sweep.dat")), the value and each case's max ($cols columns)" \
+	[ "$(wc -l <"$work/sweep.dat") $cols" = "$want" ]
+
+# compare: rmap-stat's input, one line per case with samples in both
+lines=$(jqs -rn 'include "compare"; stat_lines' "$a" "$b" | wc -l)
+want=$(jq -n --slurpfile a "$a" --slurpfile b "$b" '[$a[0].results[] as $r
+	| $r.cases[] as $c | $b[0].results[] | select(.reproducer == $r.reproducer)
+	| .cases[] | select(.name == $c.name and (.samples_ms.kept // 0) > 0
+			    and ($c.samples_ms.kept // 0) > 0
+			    and .samples_ms.of == $c.samples_ms.of)] | length')
+assert "compare samples: stat_lines gives a line per case with samples in both runs ($lines of $want)" \
+	[ "$lines" = "$want" -a "$lines" -gt 0 ]
+tests=$(jqs -rn 'include "compare"; stat_lines' "$a" "$b" |
+	"$top/build/bin/rmap-stat" | jqs -Rn 'include "compare"; stat_results')
+assert "compare samples: stat_results reads rmap-stat's answer for each line" \
+	[ "$(echo "$tests" | jq length)" = "$lines" ]
+# the sample was made from these two files under /work/main/docs: the
+# Runs compared block names them; the rest must be the same
+(cd "$top/docs" && jqs -n --argjson tests "$tests" --argjson noise 50 \
+	'include "compare"; comparison($tests; $noise)' \
+	sample-vm-results.json sample-vm-fixed-results.json) >"$work/c.json"
+jqs -r --arg fmt text 'include "compare"; draw($fmt)' "$work/c.json" \
+	>"$work/c.txt"
+strip_runs() {
+	awk '/^Runs compared/ { skip = 1; next } skip && /^$/ { skip = 0 }
+	     !skip' "$1"
+}
+assert "compare samples: comparison and draw(text) give docs/sample-compare.txt (but the files' paths)" \
+	diff <(strip_runs "$work/c.txt") <(strip_runs "$top/docs/sample-compare.txt")
+jqs -r --arg fmt markdown 'include "compare"; draw($fmt)' "$work/c.json" \
+	>"$work/c.md"
+tables=$(grep -c '^| case | figure | A | B | ratio |$' "$work/c.md")
+assert "compare samples: draw(markdown) gives a table per reproducer ($tables)" \
+	[ "$tables" = "$(jq '.reproducers | length' "$work/c.json")" ]
+finish
