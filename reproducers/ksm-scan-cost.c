@@ -110,7 +110,7 @@ static const struct rr_repro_ops ops = {
 
 static const struct rr_repro ksm_scan_cost = {
 	.name = "ksm-scan-cost",
-	.summary = "Measure what a full scan of ksmd costs: --mb MiB of anonymous memory opted in to KSM (THP off), every page unique, then half of the pages duplicating the other half. The ksm-scan trigger runs ksmd for two full scans (pages_to_scan high, sleep_millisecs 0, journaled); the ksm-scan bracket (ksm/ksm_start_scan .. ksm/ksm_stop_scan) times each full scan (before Linux 6.8, which lacks them: the ksm-poll probe, KSM's full_scans read every 1 ms), and the report gives ksmd's CPU time per page scanned, its time in D state and the pages merged. A benchmark: nothing is judged unless --max-ms-per-gb is given. Exit: 1 over the bound, 0 otherwise, 4 skip, 2 error.",
+	.summary = "Measure what a full scan of ksmd costs: --mb MiB of anonymous memory opted in to KSM (THP off), every page unique, then half of the pages duplicating the other half. The ksm-scan trigger runs ksmd for two full scans (pages_to_scan high, sleep_millisecs 0, journaled); the ksm-scan bracket (ksm/ksm_start_scan .. ksm/ksm_stop_scan) times each full scan (before Linux 6.8, which lacks them: the ksm-poll probe, KSM's full_scans read every 1 ms), and the report gives ksmd's CPU time per page scanned, its time in D state and the pages merged. A benchmark: nothing is judged unless --max-ms-per-gb is given.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

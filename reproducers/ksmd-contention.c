@@ -199,7 +199,7 @@ static const struct rr_repro_ops ops = {
 
 static const struct rr_repro ksmd_contention = {
 	.name = "ksmd-contention",
-	.summary = "Reproduce ksmd stalled behind a busy mmap lock: a contender process opted in to KSM runs --contender-threads threads looping mmap()/munmap() (its mmap lock for write) while ksmd merges --victim-mb MiB of this process's pages (pairs of equal pages). The ksm-scan trigger runs ksmd until every page is merged and times it; the verdict compares that merge time with the control's (no contender) by --min-ratio. The report gives ksmd's scan rate, CPU per page scanned, share of samples in D state, pages merged, and each full scan (ksm/ksm_start_scan .. ksm_stop_scan; before Linux 6.8, KSM's full_scans read every 1 ms). Exit: 1 reproduced, 0 not reproduced, 4 skip, 2 error.",
+	.summary = "Reproduce ksmd stalled behind a busy mmap lock: a contender process opted in to KSM runs --contender-threads threads looping mmap()/munmap() (its mmap lock for write) while ksmd merges --victim-mb MiB of this process's pages (pairs of equal pages). The ksm-scan trigger runs ksmd until every page is merged and times it; the verdict compares that merge time with the control's (no contender) by --min-ratio. The report gives ksmd's scan rate, CPU per page scanned, share of samples in D state, pages merged, and each full scan (ksm/ksm_start_scan .. ksm_stop_scan; before Linux 6.8, KSM's full_scans read every 1 ms).",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

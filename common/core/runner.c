@@ -506,6 +506,16 @@ static bool options_valid(const struct rr_repro *r, char *err, size_t len)
 	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
 }
 
+/* The exit codes, for --help: the same for every reproducer. */
+static void exit_codes_help(const struct rr_repro *r)
+{
+	fputc('\n', stdout);
+	rr_wrap(stdout, r->policy == RR_POLICY_BENCHMARK ?
+		"Exit: 0 within the bound (or no bound given), 1 over it (KTAP not ok), 2 error, 3 inconclusive (the runs kept disagreeing up to --max-runs), 4 skip; with --bisect, git bisect run's 0, 1, 125 (skip, error, inconclusive) and 128 (usage)." :
+		"Exit: 0 not reproduced, 1 reproduced (KTAP not ok), 2 error, 3 inconclusive (the runs kept disagreeing up to --max-runs), 4 skip; with --bisect, git bisect run's 0, 1, 125 (skip, error, inconclusive) and 128 (usage).",
+		0, 0, 78);
+}
+
 /*
  * Parse and check the options: true to go on; false with the exit code
  * in *code (0 after --help, that of a usage error).
@@ -528,6 +538,7 @@ static bool parse(const struct rr_repro *r, int argc, char **argv, int *code)
 	if (ret == 1) {
 		snprintf(usage, sizeof(usage), "%s [OPTIONS]", r->name);
 		rr_opts_help(stdout, usage, r->summary, tables);
+		exit_codes_help(r);
 		*code = 0;
 		return false;
 	}

@@ -159,13 +159,21 @@ void rr_opt_value(const struct rr_opt *o, char *buf, size_t size)
 	}
 }
 
+/*
+ * "; one of a|b|c", or "a, b, c" where a|b|c would not fit the help's
+ * column (52 wide) in one word.
+ */
 static void choices(const struct rr_opt *o, char *text, size_t size)
 {
-	size_t len = strlen(text);
+	size_t len = strlen(text), all = 0;
+	const char *sep;
 	int i;
 
+	for (i = 0; o->choices[i]; i++)
+		all += strlen(o->choices[i]) + 1;
+	sep = all > 52 ? ", " : "|";
 	for (i = 0; o->choices[i] && len < size; i++) {
-		snprintf(text + len, size - len, "%s%s", i ? "|" : "; one of ",
+		snprintf(text + len, size - len, "%s%s", i ? sep : "; one of ",
 			 o->choices[i]);
 		len = strlen(text);
 	}
