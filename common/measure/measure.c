@@ -222,7 +222,7 @@ struct firing {
 	struct rr_pattern *p;
 	enum rr_pass pass;
 	struct rr_victim *v;
-	bool probe;			/* the probe's or the counting pass */
+	bool probe;			/* the probe's, or the counting */
 	int pids[4];
 	struct rr_meter_arm arm;
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS], part;

@@ -57,13 +57,14 @@ static void fill_trigger_opt(void)
 	if (o < sizeof(help))
 		o += snprintf(help + o, sizeof(help) - o,
 			      " or auto (the best available:");
-	for (rank = 1, t = 0; rank < RR_TRIG_MAX; rank++) {
-		for (ops = NULL, t = 1; t < RR_TRIG_MAX; t++)
-			if (table[t]->auto_rank == rank)
-				ops = table[t];
-		if (ops && o < sizeof(help))
-			o += snprintf(help + o, sizeof(help) - o, "%s %s",
-				      rank > 1 ? "," : "", ops->name);
+	for (rank = 1; rank < RR_TRIG_MAX; rank++) {
+		for (t = RR_TRIG_AUTO + 1; t < RR_TRIG_MAX; t++) {
+			ops = table[t];
+			if (ops->auto_rank == rank && o < sizeof(help))
+				o += snprintf(help + o, sizeof(help) - o,
+					      "%s %s", rank > 1 ? "," : "",
+					      ops->name);
+		}
 	}
 	if (o < sizeof(help))
 		snprintf(help + o, sizeof(help) - o,
@@ -91,16 +92,17 @@ int rr_trigger_opt_tables(const struct rr_opt **tables, int max)
 
 bool rr_trigger_opts_valid(char *err, size_t len)
 {
+	bool (*valid)(char *err, size_t len);
 	int t, k;
 
 	for (t = RR_TRIG_AUTO + 1; t < RR_TRIG_MAX; t++) {
-		if (!table[t]->opts_valid)
+		valid = table[t]->opts_valid;
+		if (!valid)
 			continue;
 		/* a hook shared by several triggers is asked once */
-		for (k = 1; k < t && table[k]->opts_valid != table[t]->opts_valid;
-		     k++)
+		for (k = 1; k < t && table[k]->opts_valid != valid; k++)
 			;
-		if (k == t && !table[t]->opts_valid(err, len))
+		if (k == t && !valid(err, len))
 			return false;
 	}
 	return true;

@@ -4,7 +4,7 @@
  * filled in (a pressure trigger with a timed part, trigger calls split,
  * cross-checks, the probe's cost, step counts, ksmd, walkers, an
  * oracle, the kernel's log, per-run figures, samples and the tests),
- * so that tests/integration/docs.sh can check that every key the JSON
+ * so that tests/noroot/docs.sh can check that every key the JSON
  * writer can emit is documented in docs/results.md and kept in a sample.
  * The figures are made up and mean nothing: only the keys count.
  *
