@@ -124,7 +124,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro anon_fork_family = {
 	.name = "anon-fork-family",
-	.summary = "Reproduce long anonymous rmap walks in a fork family: a parent maps --pages anonymous pages split into VMAs by mprotect(), fills --identical of them and forks --procs children per member over --depth levels; the children keep the pages shared (no copy on write, or --cow percent of them rewritten), so every walk of a parent's page visits one VMA per member. A trigger walks the parent's filled pages while a victim thread measures how long mprotect() on the same mapping (the anon_vma lock for write) waits. The control is the same pages in one process.",
+	.summary = "Reproduce long anonymous rmap walks in a fork family: a parent maps --pages anonymous pages split into VMAs by mprotect(), fills --identical of them and forks --procs children per member over --depth levels; the children keep the pages shared (no copy on write, or --cow percent of them rewritten), so every walk of a parent's page visits one VMA per member. A trigger walks the parent's filled pages while a victim thread measures how long mprotect() on the same mapping (the anon_vma lock for write) waits.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

@@ -239,7 +239,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro file_many_mappers = {
 	.name = "file-many-mappers",
-	.summary = "Reproduce long file rmap walks: one MAP_SHARED memfd (shmem; --backing disk: a file on a disk-backed filesystem) of --pages pages mapped by --procs processes, each mapping split by mprotect() every --split-every pages, so that the file's i_mmap tree holds procs x 2 x pages / split-every VMAs and each page's walk visits one VMA per process (libc and ld.so on a busy machine). A trigger walks the filled pages while a victim thread measures how long mprotect() on the same mapping (i_mmap_rwsem for write) waits, or with --victim-op an mmap()/munmap() of the file or a library-like load of it. The control is the same mapping in one process.",
+	.summary = "Reproduce long file rmap walks: one MAP_SHARED memfd (shmem; --backing disk: a file on a disk-backed filesystem) of --pages pages mapped by --procs processes, each mapping split by mprotect() every --split-every pages, so that the file's i_mmap tree holds procs x 2 x pages / split-every VMAs and each page's walk visits one VMA per process (libc and ld.so on a busy machine). A trigger walks the filled pages while a victim thread measures how long mprotect() on the same mapping (i_mmap_rwsem for write) waits, or with --victim-op an mmap()/munmap() of the file or a library-like load of it.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

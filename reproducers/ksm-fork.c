@@ -230,7 +230,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_fork = {
 	.name = "ksm-fork",
-	.summary = "Reproduce long KSM rmap walks in a fork family: a parent maps --pages pages split into VMAs by mprotect(), fills --identical of them and forks --children; with --order fork-then-merge the children rewrite their pages and KSM merges across the family, with merge-then-fork the children inherit the parent's KSM pages and every KSM walk visits children x VMAs. A trigger then walks the KSM pages while a victim thread in the parent measures how long mprotect() waits. The same family on plain anonymous pages and on a MAP_SHARED memfd are the controls. With the migrate trigger, an oracle checks that every member's mapping of each moved page followed it to its new frame, content intact.",
+	.summary = "Reproduce long KSM rmap walks in a fork family: a parent maps --pages pages split into VMAs by mprotect(), fills --identical of them and forks --children; with --order fork-then-merge the children rewrite their pages and KSM merges across the family, with merge-then-fork the children inherit the parent's KSM pages and every KSM walk visits children x VMAs. A trigger then walks the KSM pages while a victim thread in the parent measures how long mprotect() waits. With the migrate trigger, an oracle checks that every member's mapping of each moved page followed it to its new frame, content intact.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

@@ -90,7 +90,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_mprotect_split = {
 	.name = "ksm-mprotect-split",
-	.summary = "Reproduce long KSM rmap walks: one anonymous mapping of --pages pages, every other page mprotect(PROT_READ) so that its VMAs (20,000 by default) share one anon_vma, --identical pages of identical content merged by KSM; then a trigger (reclaim or compaction) walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. KSM makes --identical / max_page_sharing KSM pages of max_page_sharing mappings each, and every walk of one visits mappings x VMAs anon_vma entries; --identical 0 fills every page, the published layout (~79 KSM pages: a reclaim or compaction pass over all of them takes seconds per run). The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls. Reports each figure with the tracepoints that measured it.",
+	.summary = "Reproduce long KSM rmap walks: one anonymous mapping of --pages pages, every other page mprotect(PROT_READ) so that its VMAs (20,000 by default) share one anon_vma, --identical pages of identical content merged by KSM; then a trigger (migration, reclaim or compaction: --trigger) walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. KSM makes --identical / max_page_sharing KSM pages of max_page_sharing mappings each, and every walk of one visits mappings x VMAs anon_vma entries; --identical 0 fills every page, the published layout (~79 KSM pages: a reclaim or compaction pass over all of them takes seconds per run). Reports each figure with the tracepoints that measured it.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

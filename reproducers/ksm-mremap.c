@@ -280,7 +280,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_mremap = {
 	.name = "ksm-mremap",
-	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node (on one node: madvise(MADV_SOFT_OFFLINE) moves it to a new frame, and the retired frame is given back) and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Plain anonymous pages and a MAP_SHARED memfd are the controls. Needs two NUMA nodes, or the soft-offline trigger.",
+	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node (on one node: madvise(MADV_SOFT_OFFLINE) moves it to a new frame, and the retired frame is given back) and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Needs two NUMA nodes, or the soft-offline trigger.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

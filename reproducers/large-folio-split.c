@@ -171,7 +171,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro large_folio_split = {
 	.name = "large-folio-split",
-	.summary = "Reproduce long rmap walks of large folios mapped in pieces: --folios THP (or --folio-kb mTHP) folios faulted in, the mapping split by mprotect() every --split-every pages (PTE ranges of many VMAs), then --procs children forked; a walk of one folio visits every piece in every process. A trigger walks the folios while a victim thread measures how long mprotect() on the same mapping waits. THP settings are changed through the journal. The control is base pages in the same layout and family.",
+	.summary = "Reproduce long rmap walks of large folios mapped in pieces: --folios THP (or --folio-kb mTHP) folios faulted in, the mapping split by mprotect() every --split-every pages (PTE ranges of many VMAs), then --procs children forked; a walk of one folio visits every piece in every process. A trigger walks the folios while a victim thread measures how long mprotect() on the same mapping waits. THP settings are changed through the journal.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

@@ -155,7 +155,7 @@ static const char *case_what(const struct rr_case *c)
 
 static const struct rr_repro madvise_split = {
 	.name = "madvise-split",
-	.summary = "Reproduce long KSM rmap walks on VMAs split by madvise(): one anonymous mapping of --pages pages, every --split-every'th page given --advice (MADV_MERGEABLE by default, the way KSM users opt parts of a mapping in), so that its VMAs share one anon_vma; --identical pages merged by KSM (with mergeable, spread over the advised pages, the only ones KSM may merge); then a trigger walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. --dontneed adds MADV_DONTNEED churn, which splits nothing. The same pattern on plain anonymous pages and on a MAP_SHARED memfd mapping are the controls; each case's VMAs are counted, not assumed.",
+	.summary = "Reproduce long KSM rmap walks on VMAs split by madvise(): one anonymous mapping of --pages pages, every --split-every'th page given --advice (MADV_MERGEABLE by default, the way KSM users opt parts of a mapping in), so that its VMAs share one anon_vma; --identical pages merged by KSM (with mergeable, spread over the advised pages, the only ones KSM may merge); then a trigger walks the KSM pages while a victim thread measures how long mprotect() on the same mapping waits. --dontneed adds MADV_DONTNEED churn, which splits nothing. Each case's VMAs are counted, not assumed.",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,

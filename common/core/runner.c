@@ -506,6 +506,32 @@ static bool options_valid(const struct rr_repro *r, char *err, size_t len)
 	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
 }
 
+/*
+ * --help's head: the usage, the summary, and the cases, each in the
+ * words the report gives it (the subject first).
+ */
+static void help_head(const struct rr_repro *r)
+{
+	char head[64], what[256];
+	int i;
+
+	printf("Usage: %s [OPTIONS]\n\n", r->name);
+	rr_wrap(stdout, r->summary, 0, 0, 78);
+	printf("\nCases (the subject first, then %s):\n",
+	       r->policy == RR_POLICY_BENCHMARK ? "the others" :
+	       "the controls it is judged against");
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case *c = &r->cases[i];
+
+		snprintf(head, sizeof(head), "  %s",
+			 c->name ? c->name : rr_page_type_name(c->type));
+		printf("%-26s", head);
+		rr_case_words(c->type, c->role, rr_case_declared_what(r, c),
+			      what, sizeof(what));
+		rr_wrap(stdout, what, 26, 26, 78);
+	}
+}
+
 /* The exit codes, for --help: the same for every reproducer. */
 static void exit_codes_help(const struct rr_repro *r)
 {
@@ -526,7 +552,7 @@ static bool parse(const struct rr_repro *r, int argc, char **argv, int *code)
 	const struct rr_opt *tables[4 + RR_TRIGGER_OPT_TABLES] = {
 		common_opts
 	};
-	char err[512], usage[128];
+	char err[512];
 	int n = 1, ret;
 
 	n += rr_trigger_opt_tables(tables + n, RR_TRIGGER_OPT_TABLES);
@@ -536,8 +562,8 @@ static bool parse(const struct rr_repro *r, int argc, char **argv, int *code)
 		tables[n++] = r->opts;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
-		snprintf(usage, sizeof(usage), "%s [OPTIONS]", r->name);
-		rr_opts_help(stdout, usage, r->summary, tables);
+		help_head(r);
+		rr_opts_help_options(stdout, tables);
 		exit_codes_help(r);
 		*code = 0;
 		return false;

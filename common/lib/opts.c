@@ -182,12 +182,17 @@ static void choices(const struct rr_opt *o, char *text, size_t size)
 void rr_opts_help(FILE *f, const char *usage, const char *summary,
 		  const struct rr_opt *const *tables)
 {
+	fprintf(f, "Usage: %s\n\n", usage);
+	rr_wrap(f, summary, 0, 0, 78);
+	rr_opts_help_options(f, tables);
+}
+
+void rr_opts_help_options(FILE *f, const struct rr_opt *const *tables)
+{
 	const struct rr_opt *o;
 	char head[96], def[64], text[1024];
 	int t;
 
-	fprintf(f, "Usage: %s\n\n", usage);
-	rr_wrap(f, summary, 0, 0, 78);
 	fprintf(f, "\nOptions:\n");
 	for (t = 0; tables[t]; t++) {
 		for (o = tables[t]; o->name; o++) {

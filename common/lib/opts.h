@@ -53,6 +53,8 @@ int rr_opts_parse(const struct rr_opt *const *tables, int argc, char **argv,
 		  char *err, size_t errlen);
 void rr_opts_help(FILE *f, const char *usage, const char *summary,
 		  const struct rr_opt *const *tables);
+/* The "Options:" part of that help alone, for a head of one's own. */
+void rr_opts_help_options(FILE *f, const struct rr_opt *const *tables);
 /* Text of an option's current value (for reports and help defaults). */
 void rr_opt_value(const struct rr_opt *o, char *buf, size_t size);
 

@@ -671,14 +671,12 @@ out:
 static void case_init(const struct rr_repro *r, struct rr_case_result *c,
 		      const struct rr_case *d)
 {
-	const char *what = r->case_what ? r->case_what(d) : NULL;
+	const char *what = rr_case_declared_what(r, d);
 
 	snprintf(c->name, sizeof(c->name), "%s",
 		 d->name ? d->name : rr_page_type_name(d->type));
 	c->type = d->type;
 	c->role = d->role;
-	if (!what)
-		what = d->what;
 	if (what)
 		snprintf(c->what, sizeof(c->what), "%s", what);
 }

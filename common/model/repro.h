@@ -78,6 +78,12 @@ struct rr_repro_ops {
 };
 
 /*
+ * A declared case's own words: the reproducer's case_what(), else the
+ * case's what; NULL for the default words (rr_case_words()).
+ */
+const char *rr_case_declared_what(const struct rr_repro *r,
+				  const struct rr_case *c);
+/*
  * How many pages spec() fills for case c (a zeroed spec given to it):
  * the figure a reproducer's report and checks quote.
  */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/repro.h"
 #include "model/result.h"
 
 const char *const rr_victim_names[] = {
@@ -195,4 +196,35 @@ int rr_result_counts_text(const struct rr_result *r, char *buf, size_t len)
 				      c->procs == 1 ? "" : "es", c->vmas);
 	}
 	return o;
+}
+
+void rr_case_words(enum rr_page_type t, enum rr_role role, const char *what,
+		   char *buf, size_t len)
+{
+	static const char *const pages[RR_PT_MAX] = {
+		[RR_PT_KSM] = "KSM-merged anonymous pages",
+		[RR_PT_ANON] = "the same pattern, plain anonymous pages, no KSM",
+		[RR_PT_FILE] = "the same pattern on a MAP_SHARED memfd (shmem) mapping",
+	};
+	static const char *const walk[RR_PT_MAX] = {
+		[RR_PT_KSM] = "rmap_walk_ksm",
+		[RR_PT_ANON] = "rmap_walk_anon",
+		[RR_PT_FILE] = "rmap_walk_file",
+	};
+
+	if (what && what[0])
+		snprintf(buf, len, "%s", what);
+	else if (t >= RR_PT_MAX)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s (%s%s)", pages[t], walk[t],
+			 role == RR_CONTROL ? ", control" : "");
+}
+
+const char *rr_case_declared_what(const struct rr_repro *r,
+				  const struct rr_case *c)
+{
+	const char *what = r->case_what ? r->case_what(c) : NULL;
+
+	return what ? what : c->what;
 }

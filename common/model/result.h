@@ -303,6 +303,13 @@ struct rr_case_result *rr_result_case(const struct rr_result *r,
 				      enum rr_page_type t);
 /* The subject case, or NULL. */
 struct rr_case_result *rr_result_subject(const struct rr_result *r);
+/*
+ * A case in words, for the report and --help: what, else the default
+ * words of its page type and role ("KSM-merged anonymous pages
+ * (rmap_walk_ksm)").
+ */
+void rr_case_words(enum rr_page_type t, enum rr_role role, const char *what,
+		   char *buf, size_t len);
 /* A case in sentences: its name ("KSM" for the ksm case). */
 const char *rr_case_label(const struct rr_case_result *c);
 /* --max-runs: given, else three times the runs asked, within limits */

@@ -14,24 +14,7 @@
 
 void rr_case_what(const struct rr_case_result *c, char *buf, size_t len)
 {
-	static const char *const pages[RR_PT_MAX] = {
-		[RR_PT_KSM] = "KSM-merged anonymous pages",
-		[RR_PT_ANON] = "the same pattern, plain anonymous pages, no KSM",
-		[RR_PT_FILE] = "the same pattern on a MAP_SHARED memfd (shmem) mapping",
-	};
-	static const char *const walk[RR_PT_MAX] = {
-		[RR_PT_KSM] = "rmap_walk_ksm",
-		[RR_PT_ANON] = "rmap_walk_anon",
-		[RR_PT_FILE] = "rmap_walk_file",
-	};
-
-	if (c->what[0])
-		snprintf(buf, len, "%s", c->what);
-	else if (c->type >= RR_PT_MAX)
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%s (%s%s)", pages[c->type], walk[c->type],
-			 c->role == RR_CONTROL ? ", control" : "");
+	rr_case_words(c->type, c->role, c->what, buf, len);
 }
 
 bool rr_call_split(const struct rr_result *r, const struct rr_case_result *c,

@@ -61,7 +61,8 @@ case_ "--min-free-mb above what is free: a skip" 4 \
 	"is below the 1048576 MiB floor (--min-free-mb)" --min-free-mb 1048576
 "$repro" --help >"$work/help" 2>&1
 assert "--help lists every trigger, migrate too" \
-	grep -q "auto|compact|reclaim|migrate" "$work/help"
+	bash -c "tr -s ' \n' ' ' <'$work/help' |
+		 grep -q 'one of auto, compact, reclaim, migrate, '"
 
 # --- the stale-instance sweep ----------------------------------------
 pid_max=$(cat /proc/sys/kernel/pid_max)

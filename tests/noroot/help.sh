@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # --help on every binary and script: exit 0, nothing on stderr; every
-# reproducer's help fits 80 columns and ends with the exit codes, the
-# same for all (3 inconclusive included), from the runner. Needs no
-# root and changes nothing.
+# reproducer's help fits 80 columns, lists its cases in the words its
+# report gives them, and ends with the exit codes, the same for all (3
+# inconclusive included), from the runner. Needs no root and changes
+# nothing.
 . "$(dirname "$0")/../lib/integration.sh"
 
 nb=0 bad=()
@@ -17,7 +18,7 @@ done
 assert "--help exits 0 with nothing on stderr, on each of $nb programs${bad:+ (not: ${bad[*]})}" \
 	[ ${#bad[@]} -eq 0 -a $nb -ge 10 ]
 
-wide=() noexit=()
+wide=() noexit=() nocases=()
 for src in "$top"/reproducers/*.c; do
 	r=$(basename "$src" .c)
 	"$top/build/bin/$r" --help >"$work/$r.help" 2>&1
@@ -26,9 +27,14 @@ for src in "$top"/reproducers/*.c; do
 	tr -s ' \n' ' ' <"$work/$r.help" |
 		grep -q 'Exit: 0 .* 1 .* 2 error, 3 inconclusive .* 4 skip' ||
 		noexit+=("$r")
+	# the cases, a subject and at least one other, in the report's words
+	[ "$(sed -n '/^Cases (the subject first/,/^Options:/p' "$work/$r.help" |
+	     grep -c '^  [a-z]')" -ge 2 ] || nocases+=("$r")
 done
 assert "every reproducer's --help fits 80 columns${wide:+ (not: ${wide[*]})}" \
 	[ ${#wide[@]} -eq 0 ]
 assert "every reproducer's --help gives the exit codes, 3 inconclusive included${noexit:+ (not: ${noexit[*]})}" \
 	[ ${#noexit[@]} -eq 0 ]
+assert "every reproducer's --help lists its cases${nocases:+ (not: ${nocases[*]})}" \
+	[ ${#nocases[@]} -eq 0 ]
 finish
