@@ -40,6 +40,7 @@ struct rr_case_result;
 	X(MIGRATE, migrate)			\
 	X(SOFT_OFFLINE, soft_offline)		\
 	X(HWPOISON, hwpoison)			\
+	X(PAGE_IDLE, page_idle)			\
 	X(PRESSURE, pressure)			\
 	X(KSM_SCAN, ksm_scan)
 

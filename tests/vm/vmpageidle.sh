@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The page-idle trigger on the shared 6.12 test kernels: marking the
+# pattern's frames idle through /sys/kernel/mm/page_idle/bitmap walks
+# each KSM page as migration does, with an rmap walk that never backs
+# off. In one boot per kernel, ksm-mprotect-split runs under migrate
+# and under page-idle: on the unfixed kernel page-idle reproduces, with
+# KSM walks of the same order as migration's (within 4x either way); on
+# -ksmfix it does not. Every frame is reached (but those in the bitmap's
+# last, partial word, which the kernel does not write), the calls hold
+# the walks, and the text report and KTAP say the verdict JSON gives.
+. "$(dirname "$0")/../lib/integration.sh"
+
+if ! vm_possible; then
+	ok "page-idle on the test kernels # SKIP no test kernels or no QEMU"
+	finish
+	exit 0
+fi
+preset=$work/page-idle.preset
+printf -- '--runs 1\n[run-all]\n--only ksm-mprotect-split\n[ksm-mprotect-split]\n--pages 20000\n--split-every 2\n--identical 512\n[ksm-mprotect-split@page-idle]\n--trigger page-idle\n' \
+	>"$preset"
+before=$(snapshot)
+for which in unfixed fixed; do
+	out=$work/$which
+	kernel=$(test_kernel $which)
+	"$top/scripts/vm-run" --kernel "$kernel" \
+		--config "$(test_kernel_config "$kernel")" --preset "$preset" \
+		--out "$out" --timeout 900 >"$out.stdout" 2>"$out.stderr"
+	rc=$?
+	j=$out/results.json
+	pi='.results[] | select(.reproducer == "ksm-mprotect-split@page-idle")'
+	mg='.results[] | select(.reproducer == "ksm-mprotect-split")'
+	if [ $which = unfixed ]; then
+		want=reproduced code=1
+	else
+		want=not-reproduced code=0
+	fi
+	assert "$which: vm-run exits $code ($want)" [ $rc = $code ]
+	assert_jq "$which: page-idle is $want, by the documented rule" "$j" \
+		"$pi | .verdict == \"$want\" and .trigger.name == \"page-idle\" and .verdict == ($verdict_rule)"
+	# a frame in the bitmap's last word (it ends at max_pfn, not at a
+	# multiple of 64) cannot be written: at most 63 of them
+	assert_jq "$which: page-idle marked the present frames of every case" \
+		"$j" "$pi | .cases | all(.reach.pages_moved > 0 and .reach.pages_move_failed < 64 and (.reach.text | test(\"marked idle\")))"
+	assert_jq "$which: rmap-tp timed the walks, and the calls hold them (split)" \
+		"$j" "$pi | .cases | all(.probe == \"rmap-tp\" and .latency_ms.count > 0 and .trigger_call_split.walks_ms <= .trigger_call_split.calls_ms * 1.01)"
+	upper=$(echo $want | tr a-z A-Z)
+	assert "$which: the text report and KTAP say $want too" \
+		bash -c "grep -qx 'ksm-mprotect-split@page-idle: $upper' '$out/report.txt' &&
+			 grep -Eqx '$([ $code = 1 ] && echo 'not ')ok [0-9]+ ksm-mprotect-split@page-idle' '$out/results.ktap'"
+	if [ $which = unfixed ]; then
+		assert_jq "unfixed: page-idle's KSM walks are of migration's order (within 4x), over 100 ms" \
+			"$j" "[($pi | .cases[0].latency_ms.max), ($mg | .cases[0].latency_ms.max)] as [\$p, \$m] | \$p >= 100 and \$p <= 4 * \$m and \$m <= 4 * \$p"
+	else
+		assert_jq "fixed: page-idle's KSM walks under the threshold" \
+			"$j" "$pi | .cases[0].latency_ms.max < .threshold_ms"
+	fi
+done
+assert_same "the host is as before" "$before" "$(snapshot)"
+finish
