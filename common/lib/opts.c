@@ -190,7 +190,7 @@ void rr_opts_help(FILE *f, const char *usage, const char *summary,
 void rr_opts_help_options(FILE *f, const struct rr_opt *const *tables)
 {
 	const struct rr_opt *o;
-	char head[96], def[64], text[1024];
+	char head[96], def[64], text[4096];
 	int t;
 
 	fprintf(f, "\nOptions:\n");

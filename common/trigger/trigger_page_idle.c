@@ -164,7 +164,7 @@ static void reach(const struct rr_case_result *c, char *buf, size_t len)
 
 const struct rr_trigger_ops rr_trigger_page_idle = {
 	.name = "page-idle",
-	.help = "idle page tracking: each frame of the pattern marked idle through /sys/kernel/mm/page_idle/bitmap, whose rmap walk never backs off from a writer; needs a walk-level probe",
+	.help = "idle page tracking: each frame of the pattern marked idle in /sys/kernel/mm/page_idle/bitmap, an rmap walk that never backs off; needs a walk-level probe",
 	.kconfig = kconfig,
 	.bracket = -1,			/* no stock bracket: a walk probe */
 	.available = available,

@@ -60,4 +60,10 @@ for name in "${names[@]}"; do
 done
 assert "--help describes every trigger under --trigger${missing:+ (not: ${missing[*]})}" \
 	[ ${#missing[@]} = 0 ]
+# the choices close --trigger's help: none cut off by a long help
+choices=$(tr -s ' \n' ' ' <"$work/help" |
+	  sed -n 's/.*--trigger NAME .*(default auto); one of \([a-z, -]*\) --.*/\1/p' |
+	  tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ')
+want=$(printf '%s\n' auto "${names[@]}" | sort | tr '\n' ' ')
+assert "--trigger's help ends with every choice ($choices)" [ "$choices" = "$want" ]
 finish
