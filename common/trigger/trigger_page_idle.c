@@ -144,12 +144,12 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	free(pfn);
 	ctx->moved += marked;
 	ctx->failed += failed;
+	/* short: rr_result.trigger_how holds 256 characters */
 	snprintf(how, len,
-		 "wrote the bit of each of the %zu present frames of the pattern's filled pages to %s, one word per write (each marks the page idle through an rmap walk), and read it back: %lu marked, %lu still idle when read, %lu failed%s%s",
+		 "each of %zu frames marked idle alone in %s, then read back: %lu marked (an rmap walk each), %lu still idle, %lu failed%s%s",
 		 n, BITMAP, marked, idle, failed, failed ? ": " : "",
 		 !failed ? "" : first == ERANGE ?
-		 "in the bitmap's last, partial word (the kernel's bitmap ends at max_pfn)" :
-		 strerror(first));
+		 "in the bitmap's last, partial word" : strerror(first));
 	if (!marked)
 		return n ? -first : -ENODATA;
 	return 0;
