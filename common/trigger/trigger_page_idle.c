@@ -13,9 +13,9 @@
  * from pagemap, root only), the trigger writes its bit alone (one
  * 64-bit word per write) and reads the word back; the two together are
  * timed as one trigger call. The read walks every page of the word's 64
- * that is still idle, the pattern's others among them. The idle flag is the page's own and goes with its
- * next access: nothing is changed that a run must put back, and nothing
- * is journaled.
+ * that is still idle, the pattern's others among them. The idle flag is
+ * the page's own and goes with its next access: nothing is changed that
+ * a run must put back, and nothing is journaled.
  */
 #include <errno.h>
 #include <fcntl.h>
