@@ -32,6 +32,7 @@ struct case_state {
 	struct rr_samples part;		/* their part timed apart */
 	struct rr_samples walk_steps, item_steps;	/* --iterations */
 	struct rr_samples cross[RR_MAX_CROSS];
+	struct rr_wait_acc wv, ww;	/* lock waits: victim's, others' */
 };
 
 struct body {
@@ -171,6 +172,8 @@ static void publish(struct body *b, struct rr_case_result *c)
 	rr_stats_compute(cs->part.v, cs->part.n, &c->part);
 	rr_stats_compute(cs->walk_steps.v, cs->walk_steps.n, &c->walk_steps);
 	rr_stats_compute(cs->item_steps.v, cs->item_steps.n, &c->item_steps);
+	rr_wait_acc_fig(&cs->wv, &c->waits_victim);
+	rr_wait_acc_fig(&cs->ww, &c->waits_walker);
 }
 
 /* Add one counting pass's step counts to the case. */
@@ -223,6 +226,9 @@ struct firing {
 	enum rr_pass pass;
 	struct rr_victim *v;
 	bool probe;			/* the probe's, or the counting */
+	bool waits;			/* lock waits recorded */
+	struct rr_waits ws;
+	uint64_t vlong_t0, vlong_ns;	/* the victim's longest call */
 	int pids[4];
 	struct rr_meter_arm arm;
 	struct rr_bprobe_result pres[1 + RR_MAX_CROSS], part;
@@ -268,13 +274,16 @@ static int arm_firing(struct body *b, struct firing *fi, char *why,
 	for (k = 0; k < 1 + RR_MAX_CROSS; k++)
 		fi->outs[k] = k ? &cs->cross[k - 1] :
 			      fi->pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
-	if (fi->probe) {
+	fi->arm.waits = fi->waits ? &fi->ws : NULL;
+	fi->arm.nwaiters = npids;
+	if (fi->probe || fi->waits) {
 		err = b->meter.ops->arm(&b->meter, &fi->arm, why, len);
 		if (err)
 			return err;
-		if (rr_pattern_residency(p, &fi->present0, &swapped))
-			fi->present0 = 0;
 	}
+	if (fi->probe &&
+	    rr_pattern_residency(p, &fi->present0, &swapped))
+		fi->present0 = 0;
 	if (fi->pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before)
 		return b->ops.verify_before(b->r, decl(b, fi->c), p, why, len);
 	return 0;
@@ -296,7 +305,7 @@ static int trigger_once(struct body *b, struct firing *fi)
 	b->tctx.calls = fi->pass == RR_PASS_PROBE ? &state(b, c)->calls : NULL;
 	b->tctx.probe_pass = fi->pass == RR_PASS_PROBE;
 	b->tctx.figures = fi->pass == RR_PASS_PROBE ? c->trig : NULL;
-	if (fi->probe)
+	if (fi->probe || fi->waits)
 		b->meter.ops->start(&b->meter);
 	if (fi->v)
 		rr_victim_go(fi->v);
@@ -327,12 +336,52 @@ static int trigger_once(struct body *b, struct firing *fi)
 	c->passes[fi->pass]++;
 	if (fi->v) {
 		rr_victim_pause(fi->v);
+		fi->vlong_t0 = fi->v->long_t0;
+		fi->vlong_ns = fi->v->long_ns;
 		rr_victim_take(fi->v, &state(b, c)->victim);
 		c->victim_errors += fi->v->errors;
 		c->victim_truncated |= fi->v->truncated;
 		fi->v->errors = 0;
 	}
 	return ferr;
+}
+
+/*
+ * The firing's lock waits into the case: the victim's, in whichever pass
+ * it ran, and the other tasks' in the probe's pass; and how much of the
+ * victim's longest call they fill.
+ */
+static void take_waits(struct body *b, struct firing *fi)
+{
+	struct case_state *cs = state(b, fi->c);
+	struct rr_case_result *c = fi->c;
+	int vtid = fi->v ? fi->v->tid : 0;
+	double ms;
+	size_t i;
+
+	for (i = 0; i < fi->ws.n; i++) {
+		const struct rr_wait *w = &fi->ws.w[i];
+
+		if (vtid && w->pid == vtid)
+			rr_wait_acc_add(&cs->wv, w);
+		else if (fi->pass == RR_PASS_PROBE)
+			rr_wait_acc_add(&cs->ww, w);
+	}
+	c->waits_unpaired += fi->ws.unpaired;
+	c->waits_spins += fi->ws.spins;
+	c->waits_lost += fi->ws.lost;
+	if (fi->pass == RR_PASS_PROBE)
+		c->waits_walker.recorded = true;
+	if (!vtid)
+		return;
+	c->waits_victim.recorded = true;
+	ms = (double)fi->vlong_ns / NSEC_PER_MSEC;
+	if (!fi->vlong_ns || ms <= c->stall_ms)
+		return;
+	c->stall_ms = ms;
+	c->stall_waited_ms = rr_waits_within(&fi->ws, vtid, fi->vlong_t0,
+					     fi->vlong_t0 + fi->vlong_ns,
+					     &c->stall_flags);
 }
 
 /*
@@ -351,6 +400,10 @@ static int collect_firing(struct body *b, struct firing *fi, int ferr,
 	rr_phase(b->res, "case %s: collect", c->name);
 	err = b->meter.ops->collect(&b->meter, &fi->arm, fi->outs, fi->pres,
 				    &fi->ic, why, len);
+	if (!err && fi->waits)
+		take_waits(b, fi);
+	if (fi->pass == RR_PASS_VICTIM)
+		return err;
 	if (fi->pass == RR_PASS_COUNT) {
 		if (!err)
 			add_counts(b, c, &fi->ic, pr->counted);
@@ -388,16 +441,22 @@ static int fire(struct body *b, struct rr_case_result *c,
 	struct firing fi = {
 		.c = c, .p = p, .pass = pass, .v = v,
 		.probe = pass == RR_PASS_PROBE || pass == RR_PASS_COUNT,
+		.waits = b->res->waits &&
+			 (pass == RR_PASS_PROBE || pass == RR_PASS_VICTIM),
 	};
 	const char *how = b->res->trigger_how;
 	int err, ferr;
 
+	rr_waits_init(&fi.ws);
 	err = arm_firing(b, &fi, why, len);
-	if (err)
+	if (err) {
+		rr_waits_free(&fi.ws);
 		return err;
+	}
 	ferr = trigger_once(b, &fi);
-	if (fi.probe)
+	if (fi.probe || fi.waits)
 		err = collect_firing(b, &fi, ferr, counted, why, len);
+	rr_waits_free(&fi.ws);
 	if (ferr) {
 		snprintf(why, len, "trigger %s: %s%s%s%s", b->trig->name,
 			 strerror(-ferr), how[0] ? " (" : "", how,
@@ -805,6 +864,8 @@ out:
 		rr_samples_free(&b.cs[i].item_steps);
 		for (int k = 0; k < RR_MAX_CROSS; k++)
 			rr_samples_free(&b.cs[i].cross[k]);
+		rr_wait_acc_free(&b.cs[i].wv);
+		rr_wait_acc_free(&b.cs[i].ww);
 	}
 	res->total_s = secs(rr_now_ns() - start);
 }

@@ -17,10 +17,12 @@
 #include "model/result.h"
 #include "probe/bracket.h"
 #include "probe/iters.h"
+#include "probe/waits.h"
 
 /* What one firing measures. */
 struct rr_meter_arm {
-	enum rr_pass pass;		/* PROBE or COUNT: BARE is not metered */
+	/* PROBE or COUNT; VICTIM for its lock waits; BARE is not metered */
+	enum rr_pass pass;
 	enum rr_page_type type;
 	const int *pids;		/* the tasks to trace */
 	int npids;			/* 0: every task (anywhere) */
@@ -36,6 +38,13 @@ struct rr_meter_arm {
 	 */
 	struct rr_samples *part;
 	struct rr_bprobe_result *part_res;
+	/*
+	 * Lock waits (probe/waits.h) of the tasks in pids, into waits
+	 * (initialised by the caller); NULL: not recorded. The victim's
+	 * own pass records these alone.
+	 */
+	struct rr_waits *waits;
+	int nwaiters;
 };
 
 struct rr_meter {
@@ -45,7 +54,10 @@ struct rr_meter {
 };
 
 struct rr_meter_ops {
-	/* Before any case: set up (journaled); fills res->instance. */
+	/*
+	 * Before any case: set up (journaled); fills res->instance, and
+	 * res->waits (or waits_why).
+	 */
 	int (*open)(struct rr_meter *m, char *why, size_t len);
 	/* Before a firing: clear, then arm for it. */
 	int (*arm)(struct rr_meter *m, const struct rr_meter_arm *a, char *why,

@@ -24,6 +24,7 @@ struct tmeter {
 	bool part;			/* bps[nprobes] times the part */
 	struct rr_poll poll;		/* the chosen probe is polled */
 	bool polled;
+	struct rr_waits *waits;		/* lock waits armed (a->waits) */
 };
 
 int rr_meter_probes(const struct rr_result *res, enum rr_pass pass)
@@ -70,36 +71,19 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 	if (!err)
 		snprintf(res->instance, sizeof(res->instance), "%s",
 			 tm->trace.name);
+	res->waits = !err && rr_waits_available(res->waits_why,
+						 sizeof(res->waits_why));
 	return err;
 }
 
-static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
-		size_t len)
+/* The walk probes of a pass, none in the victim's. */
+static int arm_probes(struct tmeter *tm, struct rr_result *res,
+		      const struct rr_meter_arm *a, const char *filter,
+		      char *why, size_t len)
 {
-	struct tmeter *tm = m->priv;
-	struct rr_result *res = m->res;
-	char filter[128], no[192];
-	int err, k;
+	char no[192];
+	int err = 0, k;
 
-	rr_pid_filter(a->pids, a->npids, filter, sizeof(filter));
-	err = rr_trace_off(&tm->trace);
-	if (!err)
-		err = rr_trace_disable_all(&tm->trace);
-	if (!err)
-		err = rr_trace_reset(&tm->trace);
-	if (err) {
-		snprintf(why, len, "cannot reset the tracefs instance");
-		return err;
-	}
-	/* polled: nothing in the instance (never cross-checked) */
-	tm->polled = rr_brackets[res->probe.bracket].poll_counter;
-	if (tm->polled) {
-		tm->nprobes = 1;
-		rr_poll_free(&tm->poll);
-		return 0;
-	}
-	/* The chosen probe first, then the cross-checking ones. */
-	tm->nprobes = rr_meter_probes(res, a->pass);
 	for (k = 0; k < tm->nprobes && !err; k++) {
 		const struct rr_probe_setup *ps = setup_of(res, k);
 		struct rr_bprobe *bp = &tm->bps[k];
@@ -130,12 +114,55 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		err = rr_bprobe_arm(bp, &tm->trace, filter,
 				    rr_page_type_name(a->type), 0, 0, why, len);
 	}
-	if (!err && a->pass == RR_PASS_COUNT)
+	return err;
+}
+
+static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
+		size_t len)
+{
+	struct tmeter *tm = m->priv;
+	struct rr_result *res = m->res;
+	char filter[128];
+	int err;
+
+	rr_pid_filter(a->pids, a->npids, filter, sizeof(filter));
+	err = rr_trace_off(&tm->trace);
+	if (!err)
+		err = rr_trace_disable_all(&tm->trace);
+	if (!err)
+		err = rr_trace_reset(&tm->trace);
+	if (err) {
+		snprintf(why, len, "cannot reset the tracefs instance");
+		return err;
+	}
+	tm->waits = res->waits ? a->waits : NULL;
+	tm->part = false;
+	/* The chosen probe first, then the cross-checking ones. */
+	tm->nprobes = a->pass == RR_PASS_VICTIM ? 0 :
+		      rr_meter_probes(res, a->pass);
+	/* polled: nothing in the instance (never cross-checked) */
+	tm->polled = tm->nprobes &&
+		     rr_brackets[res->probe.bracket].poll_counter;
+	if (tm->polled) {
+		tm->nprobes = 1;
+		rr_poll_free(&tm->poll);
+	} else {
+		err = arm_probes(tm, res, a, filter, why, len);
+	}
+	if (!err && a->pass == RR_PASS_COUNT && !tm->polled)
 		err = rr_iters_arm(&tm->trace, a->pids[0], a->type,
 				   &res->iter_items, res->iter_items_note,
 				   sizeof(res->iter_items_note), why, len);
 	if (err && !why[0])
 		snprintf(why, len, "cannot arm the hist triggers");
+	if (!err && tm->waits) {
+		/* every task of ours, even where the walk probe traces all */
+		rr_pid_filter(a->pids, a->nwaiters, filter, sizeof(filter));
+		err = rr_waits_arm(tm->waits, &tm->trace, filter);
+		if (err)
+			snprintf(why, len, "cannot enable the lock events");
+		res->waits_mmap = tm->waits->mmap;
+	}
 	return err;
 }
 
@@ -148,9 +175,9 @@ static void tstart(struct rr_meter *m)
 		rr_bracket_poll_path(m->res->probe.bracket, path, sizeof(path));
 		/* a start that fails leaves no record: collect says so */
 		rr_poll_start(&tm->poll, path, RR_POLL_PERIOD_US * 1000ULL);
-		return;
 	}
-	rr_trace_on(&tm->trace);
+	if (!tm->polled || tm->waits)
+		rr_trace_on(&tm->trace);
 }
 
 static void tstop(struct rr_meter *m)
@@ -159,8 +186,14 @@ static void tstop(struct rr_meter *m)
 
 	if (tm->polled)
 		rr_poll_stop(&tm->poll);
-	else
+	if (!tm->polled || tm->waits)
 		rr_trace_off(&tm->trace);
+}
+
+static void waits_also(void *ctx, struct tep_event *ev,
+		       struct tep_record *rec)
+{
+	rr_waits_decode(ctx, ev, rec);
 }
 
 /* The polled probe's samples, and its counts as a bracket's. */
@@ -197,9 +230,14 @@ static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	struct rr_bprobe_result r[1 + RR_MAX_CROSS + 1];
 	int err, k, n = tm->nprobes;
 
-	if (tm->polled)
-		return poll_collect(tm, &rr_brackets[m->res->probe.bracket],
-				    outs[0], pres, why, len);
+	if (tm->polled) {
+		err = poll_collect(tm, &rr_brackets[m->res->probe.bracket],
+				   outs[0], pres, why, len);
+		if (err || !tm->waits)
+			return err;
+		/* the lock waits alone are in the instance */
+		n = 0;
+	}
 	memset(r, 0, sizeof(r));
 	for (k = 0; k < n; k++) {
 		bpp[k] = &tm->bps[k];
@@ -209,15 +247,22 @@ static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 		bpp[n] = &tm->bps[n];
 		o[n++] = a->part;
 	}
-	err = rr_bprobe_collect_many(bpp, n, &tm->trace, o, r);
-	memcpy(pres, r, tm->nprobes * sizeof(*pres));
+	err = rr_bprobe_collect_also(bpp, n, &tm->trace, o, r,
+				     tm->waits ? waits_also : NULL,
+				     tm->waits);
+	if (!tm->polled)
+		memcpy(pres, r, tm->nprobes * sizeof(*pres));
 	if (tm->part && a->part_res)
 		*a->part_res = r[tm->nprobes];
+	if (tm->waits) {
+		rr_waits_finish(tm->waits);
+		tm->waits->lost = rr_trace_lost(&tm->trace);
+	}
 	if (err) {
 		snprintf(why, len, "cannot read the trace buffer");
 		return err;
 	}
-	if (a->pass != RR_PASS_COUNT)
+	if (a->pass != RR_PASS_COUNT || tm->polled)
 		return 0;
 	err = rr_iters_read(&tm->trace, a->pids[0], a->type,
 			    m->res->iter_items, ic);

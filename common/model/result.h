@@ -20,6 +20,7 @@
 #include "probe/call_part.h"
 #include "probe/probe.h"
 #include "probe/tasks.h"
+#include "probe/waits.h"
 
 /*
  * When the victim runs: in a pass of its own on a fresh copy of the
@@ -216,6 +217,22 @@ struct rr_case_result {
 	struct rr_klog klog;		/* the kernel's log while it ran */
 	/* the probe's counted intervals by the task that ran them */
 	unsigned long long walkers[RR_TASK_MAX];
+	/*
+	 * Lock waits (probe/waits.h) of the victim, in the pass it ran in,
+	 * and of the reproducer's other tasks (the one that fires the
+	 * trigger, the family's members) in the probe's pass.
+	 */
+	struct rr_wait_fig waits_victim, waits_walker;
+	unsigned long waits_unpaired;	/* begins or ends dropped */
+	unsigned long waits_spins;	/* spinlock waits, not kept */
+	unsigned long long waits_lost;	/* events lost in their passes */
+	/*
+	 * The victim's longest call, and the part of it spent in lock
+	 * waits (ms), with those waits' flags or'ed: how much of the stall
+	 * the kernel saw as waiting.
+	 */
+	double stall_ms, stall_waited_ms;
+	unsigned int stall_flags;
 	/* the trigger's own figures of the case (ctx->figures) */
 	_Alignas(16) unsigned char trig[RR_TRIG_CASE_BYTES];
 };
@@ -245,6 +262,9 @@ struct rr_result {
 	char probe_why[512];		/* better probes passed over, why */
 	struct rr_part part;		/* a part of the trigger's calls */
 	bool anywhere;			/* probes traced every task */
+	bool waits;			/* lock waits recorded (waits.h) */
+	bool waits_mmap;		/* mmap_lock waits told apart */
+	char waits_why[160];		/* why not */
 	/* the trigger's own figures of the run (trigger.h) */
 	_Alignas(16) unsigned char trig[RR_TRIG_BYTES];
 	char swap[192];

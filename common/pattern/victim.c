@@ -14,6 +14,16 @@
 /* Pause between toggles: catches each walk within 0.1 ms of its start. */
 #define VICTIM_PAUSE_US 100
 
+/* One call's latency, and the longest call's clock times. */
+static void record(struct rr_victim *v, uint64_t t0, uint64_t ns)
+{
+	v->lat[v->n++] = (double)ns / NSEC_PER_MSEC;
+	if (ns > v->long_ns) {
+		v->long_ns = ns;
+		v->long_t0 = t0;
+	}
+}
+
 static void *victim_fn(void *arg)
 {
 	struct rr_victim *v = arg;
@@ -48,8 +58,7 @@ static void *victim_fn(void *arg)
 		if (err)
 			v->errors++;
 		else
-			v->lat[v->n++] = (double)(rr_now_ns() - t0) /
-					 NSEC_PER_MSEC;
+			record(v, t0, rr_now_ns() - t0);
 		pthread_mutex_unlock(&v->lock);
 		i ^= 1;
 		usleep(VICTIM_PAUSE_US);
@@ -118,6 +127,7 @@ void rr_victim_take(struct rr_victim *v, struct rr_samples *out)
 	for (i = 0; i < v->n; i++)
 		rr_samples_add(out, v->lat[i]);
 	v->n = 0;
+	v->long_ns = v->long_t0 = 0;
 }
 
 void rr_victim_stop(struct rr_victim *v)

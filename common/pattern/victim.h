@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/stats.h"
 
@@ -36,6 +37,8 @@ struct rr_victim {
 	size_t n, cap;
 	unsigned long errors;
 	unsigned long begun;	/* calls begun, under the lock */
+	/* the longest call since the last take: its start and length */
+	uint64_t long_t0, long_ns;
 	bool truncated;
 	bool started;
 };
@@ -54,7 +57,7 @@ int rr_victim_start(struct rr_victim *v, char *page,
 void rr_victim_go(struct rr_victim *v);
 /* Park the thread again; samples stay until taken. */
 void rr_victim_pause(struct rr_victim *v);
-/* Move the samples into out and reset. */
+/* Move the samples into out and reset (the longest call too). */
 void rr_victim_take(struct rr_victim *v, struct rr_samples *out);
 void rr_victim_stop(struct rr_victim *v);
 

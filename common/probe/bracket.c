@@ -436,6 +436,8 @@ bool rr_bprobe_decode(struct rr_bprobe *bp, struct tep_event *ev,
 struct feed {
 	struct rr_bprobe **bps;
 	int n;
+	rr_also_fn also;
+	void *ctx;
 };
 
 static int feed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
@@ -449,6 +451,8 @@ static int feed_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
 	for (i = 0; i < f->n; i++)
 		if (rr_bprobe_decode(f->bps[i], ev, rec, &e))
 			rr_pairer_feed(&f->bps[i]->pairer, &e);
+	if (f->also)
+		f->also(f->ctx, ev, rec);
 	return 0;
 }
 
@@ -494,7 +498,15 @@ int rr_bprobe_collect_many(struct rr_bprobe **bps, int n,
 			   struct rr_trace *t, struct rr_samples **outs,
 			   struct rr_bprobe_result *res)
 {
-	struct feed f = { .bps = bps, .n = n };
+	return rr_bprobe_collect_also(bps, n, t, outs, res, NULL, NULL);
+}
+
+int rr_bprobe_collect_also(struct rr_bprobe **bps, int n,
+			   struct rr_trace *t, struct rr_samples **outs,
+			   struct rr_bprobe_result *res, rr_also_fn also,
+			   void *ctx)
+{
+	struct feed f = { .bps = bps, .n = n, .also = also, .ctx = ctx };
 	unsigned long long lost;
 	int err = rr_trace_read(t, feed_cb, &f), i;
 

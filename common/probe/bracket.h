@@ -169,6 +169,16 @@ int rr_bprobe_collect(struct rr_bprobe *bp, struct rr_trace *t,
 int rr_bprobe_collect_many(struct rr_bprobe **bps, int n,
 			   struct rr_trace *t, struct rr_samples **outs,
 			   struct rr_bprobe_result *res);
+/*
+ * The same, with every record shown to also() too (other events armed in
+ * the instance, such as the lock waits); n may be 0.
+ */
+typedef void (*rr_also_fn)(void *ctx, struct tep_event *ev,
+			   struct tep_record *rec);
+int rr_bprobe_collect_also(struct rr_bprobe **bps, int n,
+			   struct rr_trace *t, struct rr_samples **outs,
+			   struct rr_bprobe_result *res, rr_also_fn also,
+			   void *ctx);
 /* Pair already-decoded events (for tests and for collect). */
 void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		      struct rr_bprobe_result *res);

@@ -165,7 +165,8 @@ int rr_trace_open(struct rr_trace *t, size_t buffer_kb, char *why,
 		  size_t len)
 {
 	const char *systems[] = { "rmap", "migrate", "vmscan", "compaction", "ksm",
-				  "ftrace", "rmap_repro", NULL };
+				  "ftrace", "rmap_repro", "lock",
+				  "mmap_lock", NULL };
 	char path[512];
 	int err;
 

@@ -55,6 +55,17 @@ double rr_step_cost_us(const struct rr_result *r,
 		       const struct rr_case_result *c);
 /* Which clock times a probe's samples. */
 const char *rr_probe_clock(int bracket);
+/*
+ * The lock waits of a case (probe/waits.h): the victim's longest stall
+ * and the part of it spent waiting, its waits in all and on which locks,
+ * then the trigger's tasks' ("" where none were recorded).
+ */
+void rr_waits_text(const struct rr_result *r, const struct rr_case_result *c,
+		   char *buf, size_t size);
+/* How the waits are measured, and what they do not see. */
+extern const char rr_waits_how[];
+/* The text report's table of the waits (nothing if not recorded). */
+void rr_waits_table(FILE *f, const struct rr_result *r);
 /* How the victim was run, in a sentence or three. */
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size);
 /* "[128 ms, 256 ms)" */

@@ -348,6 +348,64 @@ static void walkers(struct rr_json *j, const struct rr_result *r,
 	}
 }
 
+/* One group of tasks' lock waits (probe/waits.h), or null. */
+static void wait_fig(struct rr_json *j, const char *key,
+		     const struct rr_wait_fig *f)
+{
+	char addr[32];
+
+	if (!f->recorded) {
+		json_null(j, key);
+		return;
+	}
+	json_obj_begin(j, key);
+	json_uint(j, "count", f->ms.count);
+	json_num(j, "p50_ms", f->ms.p50, 3);
+	json_num(j, "max_ms", f->ms.max, 3);
+	json_num(j, "total_ms", f->total_ms, 3);
+	json_uint(j, "read", f->reads);
+	json_uint(j, "write", f->writes);
+	json_uint(j, "mutex", f->mutexes);
+	json_uint(j, "other", f->others);
+	json_uint(j, "locks", f->locks);
+	json_bool(j, "locks_at_least", f->locks_more);
+	if (f->locks) {
+		json_obj_begin(j, "top_lock");
+		snprintf(addr, sizeof(addr), "0x%llx", f->top_addr);
+		json_str(j, "addr", addr);
+		json_str(j, "kind", rr_wait_kind(f->top_flags));
+		json_uint(j, "waits", f->top_count);
+		json_num(j, "ms", f->top_ms, 3);
+		json_obj_end(j);
+	} else {
+		json_null(j, "top_lock");
+	}
+	json_obj_end(j);
+}
+
+/* The case's lock waits: the victim's, the trigger's tasks'. */
+static void lock_waits(struct rr_json *j, const struct rr_result *r,
+		       const struct rr_case_result *c)
+{
+	char text[1024];
+
+	if (!r->waits) {
+		json_null(j, "lock_waits");
+		return;
+	}
+	json_obj_begin(j, "lock_waits");
+	wait_fig(j, "victim", &c->waits_victim);
+	wait_fig(j, "trigger_tasks", &c->waits_walker);
+	json_num(j, "victim_longest_stall_ms", c->stall_ms, 3);
+	json_num(j, "waited_in_longest_stall_ms", c->stall_waited_ms, 3);
+	json_uint(j, "unpaired_events", c->waits_unpaired);
+	json_uint(j, "spinlock_waits", c->waits_spins);
+	json_uint(j, "lost_events", c->waits_lost);
+	rr_waits_text(r, c, text, sizeof(text));
+	json_str(j, "text", text);
+	json_obj_end(j);
+}
+
 /* How much of the pattern the trigger reached. */
 static void reach_of(struct rr_json *j, const struct rr_result *r,
 		     const struct rr_case_result *c)
@@ -487,6 +545,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "unpaired_events", c->unpaired);
 	json_uint(j, "intervals", c->intervals);
 	walkers(j, r, c);
+	lock_waits(j, r, c);
 	trigger_case(j, r, c);
 	reach_of(j, r, c);
 	kernel_log(j, r, c);
@@ -657,6 +716,16 @@ static void victim(struct rr_json *j, const struct rr_result *r)
 		 "mprotect()");
 	rr_victim_text(r, text, sizeof(text));
 	json_str(j, "what", text);
+	json_obj_end(j);
+	json_obj_begin(j, "lock_waits");
+	json_bool(j, "recorded", r->waits);
+	json_str(j, "events", "lock:contention_begin .. lock:contention_end");
+	json_str(j, "how", rr_waits_how);
+	json_bool(j, "mmap_lock_told_apart", r->waits_mmap);
+	if (r->waits)
+		json_null(j, "why_not");
+	else
+		json_str(j, "why_not", r->waits_why);
 	json_obj_end(j);
 }
 

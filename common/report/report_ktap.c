@@ -55,6 +55,8 @@ static void cases_header(FILE *f, const struct rr_result *r)
 		rr_trigger_name(r->trigger),
 		rr_brackets[r->probe.bracket].id, r->probe.events, r->runs,
 		r->threshold_ms);
+	if (!r->waits && r->waits_why[0])
+		fprintf(f, "    # lock waits not recorded: %s\n", r->waits_why);
 	/* the trigger's own line (its load's phases, ...) */
 	if (ops && ops->key && ops->summary) {
 		ops->summary(r, text, sizeof(text));
@@ -93,6 +95,8 @@ static void case_figures(FILE *f, const struct rr_result *r,
 		rr_walkers_text(r, c, text, sizeof(text));
 		diag(f, name, "walkers: ", text);
 	}
+	rr_waits_text(r, c, text, sizeof(text));
+	diag(f, name, "lock waits: ", text);
 	if (ops && ops->case_key && ops->case_summary) {
 		char what[32];
 

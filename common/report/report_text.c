@@ -619,6 +619,7 @@ static void tables(FILE *f, const struct rr_result *r)
 	fprintf(f, "\nVictim %s latency, ms:\n",
 		r->victim_call[0] ? r->victim_call : "mprotect()");
 	stats_table(f, r, T_VICTIM);
+	rr_waits_table(f, r);
 	for (i = 0; i < r->nr_cases && !r->cases[i].calls.count; i++)
 		;
 	if (i < r->nr_cases) {
@@ -628,6 +629,14 @@ static void tables(FILE *f, const struct rr_result *r)
 	}
 	fprintf(f, "\nLog2 histogram of the probe intervals:\n");
 	histograms(f, r);
+}
+
+static void waits_not(FILE *f, const struct rr_result *r)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "not recorded: %s", r->waits_why);
+	field(f, "Waits", buf);
 }
 
 /* Per case: what the trigger reached, and the blocks of sentences. */
@@ -651,6 +660,11 @@ static void case_lines(FILE *f, const struct rr_result *r)
 	}
 	if (r->anywhere)
 		per_case(f, r, "Walkers", "", rr_walkers_text);
+	per_case(f, r, "Waits", "", rr_waits_text);
+	if (r->waits)
+		field(f, "", rr_waits_how);
+	else if (r->waits_why[0])
+		waits_not(f, r);
 	/* the trigger's own block per case (ksmd's use, ...) */
 	if (ops && ops->case_key && ops->case_summary)
 		per_case(f, r, ops->case_key, "", ops->case_summary);

@@ -336,6 +336,20 @@ assert_formats() {
 		same_figures "$cnt $max" "$row" ||
 			why="$why; $c: json n=$cnt max=$max, ktap '$row'"
 	done
+	# the victim's lock waits: the text table's row, KTAP's sentence
+	for c in $(jq -r '.cases[] | select(.lock_waits.victim.count > 0) | .name' "$j"); do
+		cnt=$(jq -r ".cases[] | select(.name == \"$c\") | .lock_waits.victim.count" "$j")
+		max=$(jq -r ".cases[] | select(.name == \"$c\") | .lock_waits.victim.max_ms" "$j")
+		row=$(awk -v c="$c" '/^Lock waits/ { on = 1; next }
+				    on && /^$/ { exit }
+				    on && $1 == c && $2 == "victim" { print $3, $5; exit }' "$dir/$name.txt")
+		same_figures "$cnt $max" "$row" ||
+			why="$why; $c: json waits n=$cnt max=$max, text '$row'"
+		row=$(sed -n "s/^    # $c: lock waits: .* in all it waited \([0-9]*\) times\{0,1\} (p50 [0-9.]* ms, max \([0-9.]*\) ms).*/\1 \2/p" \
+		      "$dir/$name.ktap")
+		same_figures "$cnt $max" "$row" ||
+			why="$why; $c: json waits n=$cnt max=$max, ktap '$row'"
+	done
 	if [ -z "$why" ]; then
 		ok "$desc"
 	else

@@ -21,6 +21,33 @@
 #include "report/report.h"
 #include "trigger/trigger.h"
 
+/* Lock waits: the victim's on one lock, the trigger's tasks' on two. */
+static void fill_waits(struct rr_case_result *c, double ms)
+{
+	struct rr_wait_acc a = { 0 };
+	struct rr_wait w = { .pid = 1, .flags = RR_LCB_WRITE,
+			     .addr = 0xffff888100001000ULL, .start = 0 };
+	int k;
+
+	for (k = 1; k <= 3; k++) {
+		w.end = (uint64_t)(ms * k / 3 * 1e6);
+		rr_wait_acc_add(&a, &w);
+	}
+	rr_wait_acc_fig(&a, &c->waits_victim);
+	c->waits_victim.recorded = true;
+	w.addr = 0xffff888100002000ULL;
+	w.flags = RR_LCB_READ | RR_WAIT_MMAP;
+	rr_wait_acc_add(&a, &w);
+	rr_wait_acc_fig(&a, &c->waits_walker);
+	c->waits_walker.recorded = true;
+	rr_wait_acc_free(&a);
+	c->stall_ms = ms * 2;
+	c->stall_waited_ms = ms;
+	c->stall_flags = RR_LCB_WRITE;
+	c->waits_unpaired = 1;
+	c->waits_spins = 2;
+}
+
 static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 		      double ms)
 {
@@ -58,6 +85,7 @@ static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 	c->klog.lines = 1;
 	snprintf(c->klog.line[0], sizeof(c->klog.line[0]), "a line");
 	c->walkers[RR_TASK_KSWAPD] = 4;
+	fill_waits(c, ms);
 }
 
 int main(int argc, char **argv)
@@ -91,6 +119,7 @@ int main(int argc, char **argv)
 	r.nr_cross = 1;
 	r.cross[0].bracket = RR_BR_RMAP_WALK;
 	r.anywhere = true;
+	r.waits = r.waits_mmap = true;
 	r.iterations = r.iter_items = true;
 	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
 	r.part.timed = true;

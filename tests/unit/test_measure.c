@@ -50,6 +50,9 @@ static struct {
 	int case_collects[RR_MAX_CASES];
 	int grows;
 	unsigned int max_runs;	/* --max-runs; 0: the default */
+	bool waits;		/* the meter records lock waits */
+	uint64_t t_arm;		/* when the last firing was armed */
+	int waits_arms[RR_PASS_MAX];
 } f;
 
 static const struct rr_repro repro, *cur_repro;
@@ -183,6 +186,7 @@ static int mopen(struct rr_meter *m, char *why, size_t len)
 		return f.open_err;
 	}
 	snprintf(m->res->instance, sizeof(m->res->instance), "fake");
+	m->res->waits = f.waits;
 	return 0;
 }
 
@@ -196,7 +200,30 @@ static int marm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 	}
 	if (!a->lo || !!a->hi != f.may_miss)
 		f.bad_ranges++;
+	if (a->waits) {
+		f.waits_arms[a->pass]++;
+		f.t_arm = rr_now_ns();
+	}
 	return 0;
+}
+
+/*
+ * Each waiter waited on a lock of its own from the arming to now, the
+ * whole firing; and once on a spinlock.
+ */
+static void fake_waits(const struct rr_meter_arm *a)
+{
+	uint64_t now = rr_now_ns();
+	int k;
+
+	for (k = 0; k < a->nwaiters; k++) {
+		rr_waits_begin(a->waits, a->pids[k], f.t_arm, 0x1000 + k,
+			       RR_LCB_WRITE);
+		rr_waits_end(a->waits, a->pids[k], now, 0x1000 + k);
+	}
+	rr_waits_begin(a->waits, a->pids[0], now, 0x2000, RR_LCB_SPIN);
+	rr_waits_end(a->waits, a->pids[0], now + 1, 0x2000);
+	rr_waits_finish(a->waits);
 }
 
 static void mstart(struct rr_meter *m)
@@ -218,6 +245,10 @@ static int mcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	int run = f.case_collects[f.cur]++;
 	double ms = f.ms[f.cur];
 
+	if (a->waits)
+		fake_waits(a);
+	if (a->pass == RR_PASS_VICTIM)
+		return 0;
 	f.collects++;
 	if (f.collects <= f.misses || (f.miss_type && (int)a->type == f.miss_type - 1))
 		return 0;
@@ -801,6 +832,86 @@ static void test_refused(void)
 	CHECK_EQ(res.cases[1].runs, 2);
 }
 
+/*
+ * Lock waits, victim apart: the victim's pass is armed for them alone;
+ * the victim's waits come from its pass, the trigger's tasks' from the
+ * probe's; the victim's longest call lies inside its wait, whole.
+ */
+static void test_waits_apart(void)
+{
+	int i;
+
+	reset();
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_APART;
+	f.waits = true;
+	measure();
+	check_balanced();
+	CHECK(res.waits);
+	CHECK_EQ(f.waits_arms[RR_PASS_PROBE], 3);
+	CHECK_EQ(f.waits_arms[RR_PASS_VICTIM], 3);
+	CHECK_EQ(f.arms[RR_PASS_VICTIM], 3);
+	/* the victim's pass gave no probe samples */
+	CHECK_EQ(f.collects, 3);
+	for (i = 0; i < 3; i++) {
+		const struct rr_case_result *c = &res.cases[i];
+
+		CHECK_EQ(c->latency.count, 2);
+		CHECK(c->waits_victim.recorded);
+		CHECK(c->waits_walker.recorded);
+		CHECK_EQ(c->waits_victim.ms.count, 1);
+		CHECK_EQ(c->waits_victim.writes, 1);
+		CHECK_EQ(c->waits_victim.locks, 1);
+		/* the main task's waits of the victim's pass are not its */
+		CHECK_EQ(c->waits_walker.ms.count, 1);
+		CHECK_EQ(c->waits_spins, 2);
+		CHECK(c->stall_ms > 0);
+		CHECK_NEAR(c->stall_waited_ms, c->stall_ms, 1e-6);
+		CHECK_EQ(c->stall_flags, RR_LCB_WRITE);
+	}
+}
+
+/* Victim in the probe's pass: both from it; victim off: none. */
+static void test_waits_same_and_off(void)
+{
+	char text[1024];
+
+	reset();
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_SAME;
+	f.waits = true;
+	measure();
+	CHECK_EQ(f.waits_arms[RR_PASS_PROBE], 3);
+	CHECK_EQ(f.waits_arms[RR_PASS_VICTIM], 0);
+	CHECK_EQ(res.cases[0].waits_victim.ms.count, 1);
+	CHECK_EQ(res.cases[0].waits_walker.ms.count, 1);
+	rr_waits_text(&res, &res.cases[0], text, sizeof(text));
+	CHECK_CONTAINS(text, "waiting for a write lock");
+	CHECK_CONTAINS(text, "the trigger's tasks waited 1 time ");
+
+	reset();
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_OFF;
+	f.waits = true;
+	measure();
+	CHECK(!res.cases[0].waits_victim.recorded);
+	CHECK(res.cases[0].waits_walker.recorded);
+	CHECK_EQ(res.cases[0].stall_ms, 0);
+	rr_waits_text(&res, &res.cases[0], text, sizeof(text));
+	CHECK(!strstr(text, "stalled"));
+
+	/* not recorded: nothing armed, nothing said per case */
+	reset();
+	rr_cfg.runs = 1;
+	rr_cfg.victim = RR_VICTIM_APART;
+	measure();
+	CHECK_EQ(f.waits_arms[RR_PASS_PROBE], 0);
+	CHECK_EQ(f.arms[RR_PASS_VICTIM], 0);
+	CHECK(!res.cases[0].waits_victim.recorded);
+	rr_waits_text(&res, &res.cases[0], text, sizeof(text));
+	CHECK_STR(text, "");
+}
+
 TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_miss_exhausts_attempts), T(test_control_not_reached),
 	  T(test_fire_error), T(test_bound_missed),
@@ -809,4 +920,5 @@ TEST_MAIN(T(test_normal), T(test_not_reproduced), T(test_miss_then_reach),
 	  T(test_meter_open_fails), T(test_nothing_measured),
 	  T(test_named_cases), T(test_declaration), T(test_needs_command),
 	  T(test_refused), T(test_part), T(test_runs_disagree),
-	  T(test_lost_events))
+	  T(test_lost_events), T(test_waits_apart),
+	  T(test_waits_same_and_off))
