@@ -37,6 +37,10 @@ static const struct check checks[] = {
 	  "mm_compaction_end", "bound on a whole zone compaction" },
 	{ "ksm-scan", "ksm", "ksm_start_scan", "ksm_stop_scan",
 	  "KSM full-scan time" },
+	{ "lock-waits", "lock", "contention_begin", "contention_end",
+	  "who waits: the reproducer's tasks' lock waits" },
+	{ "mmap-lock", "mmap_lock", "mmap_lock_start_locking",
+	  "mmap_lock_acquire_returned", "tells mmap_lock waits apart" },
 };
 
 /* "vmscan/mm_vmscan_memcg_reclaim_{begin,end}": short enough for mail. */

@@ -369,6 +369,8 @@ static void take_waits(struct body *b, struct firing *fi)
 	}
 	c->waits_unpaired += fi->ws.unpaired;
 	c->waits_spins += fi->ws.spins;
+	c->ref_calls[!!vtid] += fi->ws.ref_calls;
+	c->ref_giveups[!!vtid] += fi->ws.ref_giveups;
 	c->waits_lost += fi->ws.lost;
 	if (fi->pass == RR_PASS_PROBE)
 		c->waits_walker.recorded = true;

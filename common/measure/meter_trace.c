@@ -38,6 +38,25 @@ static const struct rr_probe_setup *setup_of(const struct rr_result *res,
 	return k ? &res->cross[k - 1] : &res->probe;
 }
 
+/*
+ * Reclaim's give-ups beside the lock waits, where kprobes can count
+ * them: a failure leaves them uncounted, with the reason, not the run.
+ */
+static void prepare_giveups(struct rr_result *res)
+{
+	char *why = res->giveups_why;
+	size_t len = sizeof(res->giveups_why);
+
+	res->giveups = false;
+	if (!res->waits) {
+		snprintf(why, len, "no lock events: a kernel before the give-ups");
+		return;
+	}
+	if (!rr_giveups_available(why, len))
+		return;
+	res->giveups = !rr_giveups_prepare(why, len);
+}
+
 static int topen(struct rr_meter *m, char *why, size_t len)
 {
 	struct rr_result *res = m->res;
@@ -51,6 +70,8 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 	rr_trace_sweep();
 	/* kprobes first: the journal then removes them after the instance */
 	rr_probe_sweep();
+	res->waits = rr_waits_available(res->waits_why,
+					sizeof(res->waits_why));
 	err = rr_probe_prepare(&res->probe, why, len);
 	if (!err)
 		err = rr_part_prepare(&res->part, why, len);
@@ -60,6 +81,8 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 				       sizeof(res->iter_items_note), why, len);
 	for (i = 0; !err && i < res->nr_cross; i++)
 		err = rr_probe_prepare(&res->cross[i], why, len);
+	if (!err)
+		prepare_giveups(res);
 	if (!err)
 		err = rr_trace_open(&tm->trace, rr_cfg.buffer_kb, why, len);
 	if (!err)
@@ -71,8 +94,6 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 	if (!err)
 		snprintf(res->instance, sizeof(res->instance), "%s",
 			 tm->trace.name);
-	res->waits = !err && rr_waits_available(res->waits_why,
-						 sizeof(res->waits_why));
 	return err;
 }
 
@@ -162,6 +183,11 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		if (err)
 			snprintf(why, len, "cannot enable the lock events");
 		res->waits_mmap = tm->waits->mmap;
+		if (!err && res->giveups &&
+		    rr_giveups_arm(tm->waits, &tm->trace)) {
+			snprintf(why, len, "cannot enable %s", RR_GIVEUP_EVENT);
+			err = -EIO;
+		}
 	}
 	return err;
 }

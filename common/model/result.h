@@ -233,6 +233,12 @@ struct rr_case_result {
 	 */
 	double stall_ms, stall_waited_ms;
 	unsigned int stall_flags;
+	/*
+	 * folio_referenced() returns during the firings, of any task, and
+	 * those that gave up on a contended rmap lock: [0] in passes
+	 * without the victim, [1] with it
+	 */
+	unsigned long long ref_calls[2], ref_giveups[2];
 	/* the trigger's own figures of the case (ctx->figures) */
 	_Alignas(16) unsigned char trig[RR_TRIG_CASE_BYTES];
 };
@@ -264,6 +270,8 @@ struct rr_result {
 	bool anywhere;			/* probes traced every task */
 	bool waits;			/* lock waits recorded (waits.h) */
 	bool waits_mmap;		/* mmap_lock waits told apart */
+	bool giveups;			/* reclaim's give-ups counted */
+	char giveups_why[160];		/* why not */
 	char waits_why[160];		/* why not */
 	/* the trigger's own figures of the run (trigger.h) */
 	_Alignas(16) unsigned char trig[RR_TRIG_BYTES];

@@ -75,6 +75,12 @@ static bool kprobe_available(struct rr_probe_setup *ps, int trigger_bracket,
 int rr_kprobe_create(const char *event, const char *func, bool ret,
 		     char *why, size_t len)
 {
+	return rr_kprobe_create_fmt(event, func, ret, NULL, why, len);
+}
+
+int rr_kprobe_create_fmt(const char *event, const char *func, bool ret,
+			 const char *fmt, char *why, size_t len)
+{
 	struct tracefs_dynevent *ev;
 	char path[512];
 	int err;
@@ -85,9 +91,9 @@ int rr_kprobe_create(const char *event, const char *func, bool ret,
 		snprintf(why, len, "journal: %s", strerror(-err));
 		return err;
 	}
-	ev = ret ? tracefs_kretprobe_alloc(RR_KPROBE_GROUP, event, func, NULL,
+	ev = ret ? tracefs_kretprobe_alloc(RR_KPROBE_GROUP, event, func, fmt,
 					   0) :
-		   tracefs_kprobe_alloc(RR_KPROBE_GROUP, event, func, NULL);
+		   tracefs_kprobe_alloc(RR_KPROBE_GROUP, event, func, fmt);
 	if (!ev || tracefs_dynevent_create(ev)) {
 		err = errno ? -errno : -EIO;
 		snprintf(why, len, "cannot create %s on %s: %s", path, func,

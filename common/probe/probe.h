@@ -105,6 +105,9 @@ bool rr_has_tracer(const char *name);
  */
 int rr_kprobe_create(const char *event, const char *func, bool ret,
 		     char *why, size_t len);
+/* The same with fetch arguments (fmt: "ret=$retval:s32"; NULL: none). */
+int rr_kprobe_create_fmt(const char *event, const char *func, bool ret,
+			 const char *fmt, char *why, size_t len);
 /*
  * A kprobe and a kretprobe on each type's function found in fns, named
  * for the bracket (RR_BR_KPROBE: rr_walk_TYPE, RR_BR_PART: rr_part_TYPE).

@@ -8,9 +8,13 @@
 #include <string.h>
 
 #include <event-parse.h>
+#include <tracefs.h>
 
 #include "lib/util.h"
+#include "probe/bracket.h"
+#include "probe/probe.h"
 #include "probe/trace.h"
+#include "probe/walkfn.h"
 #include "probe/waits.h"
 
 bool rr_wait_sleeping(unsigned int flags)
@@ -40,6 +44,7 @@ void rr_waits_init(struct rr_waits *ws)
 	memset(ws, 0, sizeof(*ws));
 	ws->begin_id = ws->end_id = -1;
 	ws->mmap_start_id = ws->mmap_done_id = -1;
+	ws->giveup_id = -1;
 }
 
 void rr_waits_free(struct rr_waits *ws)
@@ -200,6 +205,48 @@ int rr_waits_arm(struct rr_waits *ws, struct rr_trace *t,
 	return 0;
 }
 
+/* folio_referenced, by the page-type table's first row */
+static const char *const giveup_cands[RR_PT_MAX][RR_FN_CANDS] = {
+	{ RR_GIVEUP_FUNC },
+};
+
+bool rr_giveups_available(char *why, size_t len)
+{
+	struct rr_walkfn fns[RR_PT_MAX];
+
+	if (!tracefs_file_exists(NULL, "kprobe_events")) {
+		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
+		return false;
+	}
+	if (!rr_fn_resolve(giveup_cands, fns)) {
+		snprintf(why, len, RR_GIVEUP_FUNC " is not in /proc/kallsyms");
+		return false;
+	}
+	return true;
+}
+
+int rr_giveups_prepare(char *why, size_t len)
+{
+	struct rr_walkfn fns[RR_PT_MAX];
+
+	if (!rr_fn_resolve(giveup_cands, fns))
+		return -ENOENT;
+	return rr_kprobe_create_fmt(RR_GIVEUP_EVENT, fns[0].name, true,
+				    "ret=$retval:s32", why, len);
+}
+
+int rr_giveups_arm(struct rr_waits *ws, struct rr_trace *t)
+{
+	struct tep_event *ev;
+
+	ev = tep_find_event_by_name(t->tep, RR_KPROBE_GROUP, RR_GIVEUP_EVENT);
+	if (!ev)
+		return -ENOENT;
+	ws->tep = t->tep;
+	ws->giveup_id = ev->id;
+	return rr_trace_enable(t, RR_KPROBE_GROUP, RR_GIVEUP_EVENT, NULL);
+}
+
 static unsigned long long field(struct tep_event *ev, struct tep_record *rec,
 				const char *name)
 {
@@ -218,6 +265,13 @@ bool rr_waits_decode(struct rr_waits *ws, struct tep_event *ev,
 
 	if (!ws->tep)
 		return false;
+	if (ev->id == ws->giveup_id) {
+		ws->ref_calls++;
+		/* an s32: -1 reads back as 0xffffffff, sign or not */
+		if ((int)field(ev, rec, "ret") == -1)
+			ws->ref_giveups++;
+		return true;
+	}
 	pid = tep_data_pid(ws->tep, rec);
 	if (ev->id == ws->mmap_start_id || ev->id == ws->mmap_done_id) {
 		rr_waits_mmap(ws, pid, ev->id == ws->mmap_start_id);

@@ -49,6 +49,13 @@ struct rr_trace;
 #define RR_MMAP_SYSTEM "mmap_lock"
 #define RR_MMAP_START "mmap_lock_start_locking"
 #define RR_MMAP_DONE "mmap_lock_acquire_returned"
+/*
+ * Reclaim's give-ups: folio_referenced() walks with try_lock and returns
+ * -1 when an rmap lock was contended (since Linux 5.19), leaving the
+ * folio unaged; a kretprobe of the suite's group counts its returns.
+ */
+#define RR_GIVEUP_FUNC "folio_referenced"
+#define RR_GIVEUP_EVENT "rr_folio_referenced_ret"
 
 /* One wait, begin to end, on one task. */
 struct rr_wait {
@@ -84,6 +91,9 @@ struct rr_waits {
 	int begin_id, end_id;
 	int mmap_start_id, mmap_done_id;	/* -1: not armed */
 	bool mmap;			/* mmap_lock waits told apart */
+	/* folio_referenced() returns, of any task; those that gave up */
+	int giveup_id;			/* -1: not armed */
+	unsigned long long ref_calls, ref_giveups;
 };
 
 /* Is this a wait on a sleeping lock (kept), from its flags? */
@@ -111,6 +121,15 @@ bool rr_waits_available(char *why, size_t len);
  */
 int rr_waits_arm(struct rr_waits *ws, struct rr_trace *t,
 		 const char *pid_filter);
+/*
+ * Can reclaim's give-ups be counted here (kprobe_events, the function in
+ * kallsyms)? false: why. Changes nothing.
+ */
+bool rr_giveups_available(char *why, size_t len);
+/* Make the kretprobe (journaled), before the instance exists. */
+int rr_giveups_prepare(char *why, size_t len);
+/* Enable it in the instance, for every task (reclaim runs in kswapd). */
+int rr_giveups_arm(struct rr_waits *ws, struct rr_trace *t);
 /* Feed one record (a collect's callback); false if not a lock event. */
 bool rr_waits_decode(struct rr_waits *ws, struct tep_event *ev,
 		     struct tep_record *rec);

@@ -62,6 +62,12 @@ const char *rr_probe_clock(int bracket);
  */
 void rr_waits_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
+/*
+ * Reclaim's give-ups in the case: folio_referenced() returning -1, with
+ * the victim running and without ("" where not counted).
+ */
+void rr_giveups_text(const struct rr_result *r,
+		     const struct rr_case_result *c, char *buf, size_t size);
 /* How the waits are measured, and what they do not see. */
 extern const char rr_waits_how[];
 /* The text report's table of the waits (nothing if not recorded). */

@@ -401,6 +401,18 @@ static void lock_waits(struct rr_json *j, const struct rr_result *r,
 	json_uint(j, "unpaired_events", c->waits_unpaired);
 	json_uint(j, "spinlock_waits", c->waits_spins);
 	json_uint(j, "lost_events", c->waits_lost);
+	if (r->giveups) {
+		json_obj_begin(j, "reclaim_giveups");
+		json_uint(j, "calls_with_victim", c->ref_calls[1]);
+		json_uint(j, "gave_up_with_victim", c->ref_giveups[1]);
+		json_uint(j, "calls_without_victim", c->ref_calls[0]);
+		json_uint(j, "gave_up_without_victim", c->ref_giveups[0]);
+		rr_giveups_text(r, c, text, sizeof(text));
+		json_str(j, "text", text);
+		json_obj_end(j);
+	} else {
+		json_null(j, "reclaim_giveups");
+	}
 	rr_waits_text(r, c, text, sizeof(text));
 	json_str(j, "text", text);
 	json_obj_end(j);
@@ -722,6 +734,11 @@ static void victim(struct rr_json *j, const struct rr_result *r)
 	json_str(j, "events", "lock:contention_begin .. lock:contention_end");
 	json_str(j, "how", rr_waits_how);
 	json_bool(j, "mmap_lock_told_apart", r->waits_mmap);
+	json_bool(j, "giveups_counted", r->giveups);
+	if (r->giveups)
+		json_null(j, "giveups_why_not");
+	else
+		json_str(j, "giveups_why_not", r->giveups_why);
 	if (r->waits)
 		json_null(j, "why_not");
 	else

@@ -57,6 +57,8 @@ static void cases_header(FILE *f, const struct rr_result *r)
 		r->threshold_ms);
 	if (!r->waits && r->waits_why[0])
 		fprintf(f, "    # lock waits not recorded: %s\n", r->waits_why);
+	else if (!r->giveups && r->giveups_why[0])
+		fprintf(f, "    # give-ups not counted: %s\n", r->giveups_why);
 	/* the trigger's own line (its load's phases, ...) */
 	if (ops && ops->key && ops->summary) {
 		ops->summary(r, text, sizeof(text));
@@ -97,6 +99,8 @@ static void case_figures(FILE *f, const struct rr_result *r,
 	}
 	rr_waits_text(r, c, text, sizeof(text));
 	diag(f, name, "lock waits: ", text);
+	rr_giveups_text(r, c, text, sizeof(text));
+	diag(f, name, "give-ups: ", text);
 	if (ops && ops->case_key && ops->case_summary) {
 		char what[32];
 

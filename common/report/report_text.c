@@ -631,12 +631,13 @@ static void tables(FILE *f, const struct rr_result *r)
 	histograms(f, r);
 }
 
-static void waits_not(FILE *f, const struct rr_result *r)
+static void waits_not(FILE *f, const struct rr_result *r, const char *key,
+		      const char *why)
 {
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "not recorded: %s", r->waits_why);
-	field(f, "Waits", buf);
+	snprintf(buf, sizeof(buf), "not recorded: %s", why);
+	field(f, key, buf);
 }
 
 /* Per case: what the trigger reached, and the blocks of sentences. */
@@ -664,7 +665,10 @@ static void case_lines(FILE *f, const struct rr_result *r)
 	if (r->waits)
 		field(f, "", rr_waits_how);
 	else if (r->waits_why[0])
-		waits_not(f, r);
+		waits_not(f, r, "Waits", r->waits_why);
+	per_case(f, r, "Give-ups", "", rr_giveups_text);
+	if (r->waits && !r->giveups && r->giveups_why[0])
+		waits_not(f, r, "Give-ups", r->giveups_why);
 	/* the trigger's own block per case (ksmd's use, ...) */
 	if (ops && ops->case_key && ops->case_summary)
 		per_case(f, r, ops->case_key, "", ops->case_summary);

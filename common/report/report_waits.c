@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "probe/bracket.h"
 #include "report/report.h"
 
 const char rr_waits_how[] =
@@ -126,6 +127,27 @@ void rr_waits_text(const struct rr_result *r, const struct rr_case_result *c,
 		add(buf, size, &o,
 		    "; %llu events lost in their passes: figures incomplete",
 		    c->waits_lost);
+}
+
+void rr_giveups_text(const struct rr_result *r,
+		     const struct rr_case_result *c, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (!r->giveups || !c->ran)
+		return;
+	add(buf, size, &o,
+	    "folio_referenced() gave up on a contended rmap lock (returned -1, the folio left unaged) ");
+	if (r->victim != RR_VICTIM_OFF)
+		add(buf, size, &o, "%llu times in %llu calls with the victim running",
+		    c->ref_giveups[1], c->ref_calls[1]);
+	if (r->victim != RR_VICTIM_SAME)
+		add(buf, size, &o, "%s%llu times in %llu calls without it",
+		    r->victim == RR_VICTIM_OFF ? "" : ", ",
+		    c->ref_giveups[0], c->ref_calls[0]);
+	add(buf, size, &o, " (kretprobe " RR_KPROBE_GROUP "/" RR_GIVEUP_EVENT
+	    ", any task, during the firings)");
 }
 
 static void row(FILE *f, const char *name, const char *tasks,

@@ -54,6 +54,23 @@ assert_jq "the $trigger trigger reached the pages ($reach)" "$j" "$r$reach"
 # mprotect() may legitimately fail with ENOMEM; the report counts them.)
 assert_jq "the victim measured mprotect() latencies in every case" "$j" \
 	"$r.cases | all(.victim_stall_ms.count > 0)"
+# who waits: the victim's lock waits, where the kernel has the events
+if offers lock-waits; then
+	assert_jq "lock waits recorded; the victim's in every case, with its longest stall and the part of it waiting" \
+		"$j" "$r.lock_waits.recorded and ($r.cases | all(.lock_waits.victim != null and .lock_waits.trigger_tasks != null and (.lock_waits.victim_longest_stall_ms - .victim_stall_ms.max | fabs) < 0.001 and .lock_waits.waited_in_longest_stall_ms <= .lock_waits.victim_longest_stall_ms + 0.001 and .lock_waits.victim.count == .lock_waits.victim.read + .lock_waits.victim.write + .lock_waits.victim.mutex + .lock_waits.victim.other))"
+	assert "the text report's Waits lines: each case's stall, and its waits or that there were none" \
+		bash -c "tr -s ' \n' ' ' <'$out/report.txt' | grep -Eq 'Waits ksm: mprotect\(\) stalled up to [0-9.]+ ms in user space(, of which|; it waited for no sleeping lock)'"
+	if offers kprobe_events; then
+		assert_jq "reclaim's give-ups counted (kprobes here)" "$j" \
+			"$r.lock_waits.giveups_counted and ($r.cases | all(.lock_waits.reclaim_giveups != null))"
+	else
+		assert_jq "reclaim's give-ups not counted without kprobes, and why" \
+			"$j" "($r.lock_waits.giveups_counted | not) and ($r.lock_waits.giveups_why_not | test(\"kprobe\")) and ($r.cases | all(.lock_waits.reclaim_giveups == null))"
+	fi
+else
+	assert_jq "lock waits not recorded, and the report says why" "$j" \
+		"$r.lock_waits.recorded == false and ($r.lock_waits.why_not | length > 0)"
+fi
 assert_jq "lost events are counted in every case" "$j" \
 	"$r.cases | all(.lost_events | type == \"number\" and . >= 0)"
 assert "the text report flags lost events exactly where JSON counts some" \

@@ -45,6 +45,9 @@ static void fill_waits(struct rr_case_result *c, double ms)
 	c->stall_waited_ms = ms;
 	c->stall_flags = RR_LCB_WRITE;
 	c->waits_unpaired = 1;
+	c->ref_calls[0] = 500;
+	c->ref_calls[1] = 400;
+	c->ref_giveups[1] = 12;
 	c->waits_spins = 2;
 }
 
@@ -119,7 +122,7 @@ int main(int argc, char **argv)
 	r.nr_cross = 1;
 	r.cross[0].bracket = RR_BR_RMAP_WALK;
 	r.anywhere = true;
-	r.waits = r.waits_mmap = true;
+	r.waits = r.waits_mmap = r.giveups = true;
 	r.iterations = r.iter_items = true;
 	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
 	r.part.timed = true;

@@ -7,7 +7,10 @@
 # off. In one boot per kernel, ksm-mprotect-split runs under migrate
 # and under page-idle: on the unfixed kernel page-idle reproduces, with
 # KSM walks of the same order as migration's (within 4x either way); on
-# -ksmfix it does not. Every frame is reached (but those in the bitmap's
+# -ksmfix it does not. The victim's lock waits (lock:contention_begin/end)
+# fill most of its longest stall on the unfixed kernel, and stay under
+# the threshold on -ksmfix, under both triggers; under reclaim, the
+# kretprobe on folio_referenced counts its give-ups. Every frame is reached (but those in the bitmap's
 # last, partial word, which the kernel does not write), the calls hold
 # the walks, and the text report and KTAP say the verdict JSON gives.
 . "$(dirname "$0")/../lib/integration.sh"
@@ -18,8 +21,13 @@ if ! vm_possible; then
 	exit 0
 fi
 preset=$work/page-idle.preset
-printf -- '--runs 1\n[run-all]\n--only ksm-mprotect-split\n[ksm-mprotect-split]\n--pages 20000\n--split-every 2\n--identical 512\n[ksm-mprotect-split@page-idle]\n--trigger page-idle\n' \
+printf -- '--runs 1\n[run-all]\n--only ksm-mprotect-split\n[ksm-mprotect-split]\n--pages 20000\n--split-every 2\n--identical 512\n[ksm-mprotect-split@page-idle]\n--trigger page-idle\n[ksm-mprotect-split@reclaim]\n--trigger reclaim\n' \
 	>"$preset"
+# the reproducer's name in a jq selection: for the assertions' names
+rname() {
+	echo "$1" | sed 's/.*== "\(.*\)")/\1/'
+}
+
 before=$(snapshot)
 for which in unfixed fixed; do
 	out=$work/$which
@@ -49,12 +57,33 @@ for which in unfixed fixed; do
 	assert "$which: the text report and KTAP say $want too" \
 		bash -c "grep -qx 'ksm-mprotect-split@page-idle: $upper' '$out/report.txt' &&
 			 grep -Eqx '$([ $code = 1 ] && echo 'not ')ok [0-9]+ ksm-mprotect-split@page-idle' '$out/results.ktap'"
+	# the waiters: lock:contention_begin/end on this 6.12 kernel
+	for r in "$pi" "$mg"; do
+		assert_jq "$which: the victim's lock waits recorded in every case ($(rname "$r"))" \
+			"$j" "$r | .lock_waits.recorded and (.cases | all(.lock_waits.victim != null and (.lock_waits.text | test(\"stalled up to\"))))"
+	done
+	rc='.results[] | select(.reproducer == "ksm-mprotect-split@reclaim")'
+	assert_jq "$which: reclaim's give-ups counted in every case, with the victim and without (kretprobe on folio_referenced)" \
+		"$j" "$rc | .lock_waits.giveups_counted and (.cases | all(.lock_waits.reclaim_giveups.calls_without_victim > 0 and .lock_waits.reclaim_giveups.calls_with_victim > 0 and .lock_waits.reclaim_giveups.gave_up_with_victim <= .lock_waits.reclaim_giveups.calls_with_victim))"
 	if [ $which = unfixed ]; then
+		assert_jq "unfixed: reclaim gave up KSM walks on the lock the victim waits for" \
+			"$j" "$rc | .cases[0].lock_waits.reclaim_giveups.gave_up_with_victim > 0"
 		assert_jq "unfixed: page-idle's KSM walks are of migration's order (within 4x), over 100 ms" \
 			"$j" "[($pi | .cases[0].latency_ms.max), ($mg | .cases[0].latency_ms.max)] as [\$p, \$m] | \$p >= 100 and \$p <= 4 * \$m and \$m <= 4 * \$p"
+		# the victim's stall is waiting: most of its longest call, and
+		# in all of the order of the walk (the walk drops the lock
+		# between rmap_items: many waits, each one hold long)
+		for r in "$pi" "$mg"; do
+			assert_jq "unfixed: KSM victim's longest stall mostly lock waits, its waits over the threshold and of the walk's order ($(rname "$r"))" \
+				"$j" "$r | .threshold_ms as \$t | .cases[0] | .lock_waits.waited_in_longest_stall_ms >= 0.5 * .lock_waits.victim_longest_stall_ms and .lock_waits.victim.max_ms > \$t and .lock_waits.victim.total_ms >= 0.25 * .latency_ms.max and .lock_waits.victim.write > 0"
+		done
+		assert "unfixed: the text report's Waits line says how much of the stall was waiting" \
+			bash -c "tr -s ' \n' ' ' <'$out/report.txt' | grep -q 'Waits ksm: mprotect() stalled up to [0-9.]* ms in user space, of which [0-9.]* ms waiting for a write lock'"
 	else
 		assert_jq "fixed: page-idle's KSM walks under the threshold" \
 			"$j" "$pi | .cases[0].latency_ms.max < .threshold_ms"
+		assert_jq "fixed: the KSM victim's lock waits under the threshold, both triggers" \
+			"$j" "[($pi), ($mg)] | all(.threshold_ms as \$t | .cases[0].lock_waits.victim.max_ms < \$t)"
 	fi
 done
 assert_same "the host is as before" "$before" "$(snapshot)"
