@@ -31,6 +31,7 @@
 #define J_BOOT		"boot"		/* boot id of the run's boot */
 #define J_WROTE		"wrote"		/* path, value written to a knob */
 #define J_UNPOISON	"unpoison"	/* a frame soft offline retires */
+#define J_DAMON		"damon"		/* DAMON admin dir: our kdamond */
 
 /*
  * What a replay did. A change that is no longer the run's own (a knob

@@ -16,6 +16,7 @@ extern const struct journal_undo rr_undo_instance,
 	rr_undo_mount;				/* trace.c */
 extern const struct journal_undo rr_undo_dynevent;	/* probe/kprobe.c */
 extern const struct journal_undo rr_undo_unpoison;	/* hwpoison.c */
+extern const struct journal_undo rr_undo_damon;		/* damon.c */
 
 const struct journal_undo *const journal_undos[] = {
 	&rr_undo_swapon, &rr_undo_zram, &rr_undo_module,
@@ -23,5 +24,6 @@ const struct journal_undo *const journal_undos[] = {
 	&rr_undo_instance, &rr_undo_mount,
 	&rr_undo_dynevent,
 	&rr_undo_unpoison,
+	&rr_undo_damon,
 	NULL
 };

@@ -468,6 +468,34 @@ int rr_pattern_frame_refs(const struct rr_pattern *p, bool self_only,
 	return 0;
 }
 
+int rr_pattern_pfns(const struct rr_pattern *p, unsigned long long **pfn,
+		    size_t *n, char *how, size_t len)
+{
+	struct rr_page_ref *f = NULL;
+	struct rr_pagemap_ent e;
+	size_t nr = 0, i;
+	int err, fd;
+
+	err = rr_pattern_frame_refs(p, true, &f, &nr);
+	if (err) {
+		snprintf(how, len, "the pattern's frames: %s", strerror(-err));
+		return err;
+	}
+	*pfn = calloc(nr ? nr : 1, sizeof(**pfn));
+	fd = *pfn ? rr_pagemap_open(0) : -ENOMEM;
+	for (i = 0, *n = 0; fd >= 0 && i < nr; i++)
+		if (!rr_pagemap_read(fd, f[i].addr, &e) && e.present && e.pfn)
+			(*pfn)[(*n)++] = e.pfn;
+	if (fd >= 0)
+		close(fd);
+	free(f);
+	if (fd < 0) {
+		snprintf(how, len, "pagemap: %s", strerror(-fd));
+		return fd;
+	}
+	return 0;
+}
+
 /* Is page i one the pattern filled? */
 static bool is_filled(const struct rr_pattern *p, size_t i)
 {

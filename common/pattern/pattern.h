@@ -183,6 +183,13 @@ int rr_pattern_churn(struct rr_pattern *p, char *why, size_t len);
  */
 int rr_pattern_frame_refs(const struct rr_pattern *p, bool self_only,
 			  struct rr_page_ref **refs, size_t *nr);
+/*
+ * The frame numbers of this process's distinct frames of the filled
+ * pages, present ones only: 0 with *pfn (to free, *n of them), or
+ * -errno with why.
+ */
+int rr_pattern_pfns(const struct rr_pattern *p, unsigned long long **pfn,
+		    size_t *n, char *why, size_t len);
 
 /*
  * How many of this process's filled pages sit in large folios (compound

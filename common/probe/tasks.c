@@ -13,6 +13,7 @@ const char *const rr_task_kind_names[] = {
 	[RR_TASK_KSWAPD] = "kswapd",
 	[RR_TASK_LOAD] = "load",
 	[RR_TASK_KSMD] = "ksmd",
+	[RR_TASK_KDAMOND] = "kdamond",
 	[RR_TASK_OTHER] = "other",
 };
 
@@ -21,6 +22,7 @@ const char *const rr_task_kind_words[] = {
 	[RR_TASK_KSWAPD] = "kswapd",
 	[RR_TASK_LOAD] = "the load (direct reclaim)",
 	[RR_TASK_KSMD] = "ksmd",
+	[RR_TASK_KDAMOND] = "kdamond",
 	[RR_TASK_OTHER] = "other tasks",
 };
 

@@ -4,7 +4,8 @@
  * (machine-wide pressure: kswapd, and direct reclaim in the tasks that
  * allocate) is traced in every task; each interval the probe counts is
  * then told by its task: the reproducer's own, a kswapd thread, the
- * load the trigger started (stress-ng), or any other task.
+ * load the trigger started (stress-ng), ksmd, the kdamond the trigger
+ * started, or any other task.
  */
 #ifndef RR_TASKS_H
 #define RR_TASKS_H
@@ -14,11 +15,15 @@ enum rr_task_kind {
 	RR_TASK_KSWAPD,
 	RR_TASK_LOAD,
 	RR_TASK_KSMD,
+	RR_TASK_KDAMOND,		/* the damon trigger's */
 	RR_TASK_OTHER,
 	RR_TASK_MAX
 };
 
-/* JSON keys: "reproducer", "kswapd", "load", "ksmd", "other". */
+/*
+ * JSON keys: "reproducer", "kswapd", "load", "ksmd", "kdamond",
+ * "other".
+ */
 extern const char *const rr_task_kind_names[];
 /* The report's words for each. */
 extern const char *const rr_task_kind_words[];

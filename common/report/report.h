@@ -63,7 +63,7 @@ const char *rr_probe_clock(int bracket);
 void rr_waits_text(const struct rr_result *r, const struct rr_case_result *c,
 		   char *buf, size_t size);
 /*
- * Reclaim's give-ups in the case: folio_referenced() returning -1, with
+ * The give-ups in the case: folio_referenced() returning -1, with
  * the victim running and without ("" where not counted).
  */
 void rr_giveups_text(const struct rr_result *r,

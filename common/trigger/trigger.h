@@ -41,6 +41,7 @@ struct rr_case_result;
 	X(SOFT_OFFLINE, soft_offline)		\
 	X(HWPOISON, hwpoison)			\
 	X(PAGE_IDLE, page_idle)			\
+	X(DAMON, damon)				\
 	X(PRESSURE, pressure)			\
 	X(KSM_SCAN, ksm_scan)
 

@@ -49,35 +49,6 @@ static bool available(char *why, size_t len)
 	return true;
 }
 
-/* The frames of the pattern's filled pages, one per distinct frame. */
-static int frames_of(const struct rr_pattern *p, unsigned long long **pfn,
-		     size_t *n, char *how, size_t len)
-{
-	struct rr_page_ref *f = NULL;
-	struct rr_pagemap_ent e;
-	size_t nr = 0, i;
-	int err, fd;
-
-	err = rr_pattern_frame_refs(p, true, &f, &nr);
-	if (err) {
-		snprintf(how, len, "the pattern's frames: %s", strerror(-err));
-		return err;
-	}
-	*pfn = calloc(nr ? nr : 1, sizeof(**pfn));
-	fd = *pfn ? rr_pagemap_open(0) : -ENOMEM;
-	for (i = 0, *n = 0; fd >= 0 && i < nr; i++)
-		if (!rr_pagemap_read(fd, f[i].addr, &e) && e.present && e.pfn)
-			(*pfn)[(*n)++] = e.pfn;
-	if (fd >= 0)
-		close(fd);
-	free(f);
-	if (fd < 0) {
-		snprintf(how, len, "pagemap: %s", strerror(-fd));
-		return fd;
-	}
-	return 0;
-}
-
 /*
  * Mark one frame idle (a walk), then read its word back (a walk of each
  * page of it still idle): timed together, as one call. -ERANGE: the
@@ -114,7 +85,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	int err, fd, first = 0;
 	bool was_idle = false;
 
-	err = frames_of(ctx->pattern, &pfn, &n, how, len);
+	err = rr_pattern_pfns(ctx->pattern, &pfn, &n, how, len);
 	if (err) {
 		free(pfn);
 		return err;

@@ -358,7 +358,7 @@ static void test_undo_table(void)
 {
 	static const char *const ops[] = {
 		J_SWAPON, J_ZRAM, J_CGROUP, J_INSTANCE, J_MOUNT, J_MODULE,
-		J_DYNEVENT, J_UNPOISON,
+		J_DYNEVENT, J_UNPOISON, J_DAMON,
 	};
 	const struct journal_undo *const *h;
 	size_t i, found, n = 0;
