@@ -67,6 +67,9 @@ static const struct rr_opt common_opts[] = {
 	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
 	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
 	  .choices = rr_victim_names },
+	{ "victim-alone", OPT_UINT, &rr_cfg.victim_alone_ms, "MS",
+	  "before each firing the victim runs in, let it run MS ms with no trigger: its calls without walks, and its rate of calls with the walks against without them (0: not)",
+	  .max = 600000, .zero_ok = true },
 	{ "threshold-ms", OPT_DOUBLE, &rr_cfg.threshold_ms, "MS",
 	  "latency bound: a run reproduces when the subject's (KSM case's) largest interval in it exceeds it",
 	  .dmin = 0.001, .dmax = 1e6 },
@@ -739,12 +742,38 @@ static void child_stopped(struct rr_result *res, int sig, int status,
 			       WEXITSTATUS(status), res->phase);
 }
 
+/*
+ * RMAP_REPRO_EXEC_EXIT set: this binary was exec()ed as a small
+ * dynamically linked program (a victim that times exec(): ld.so has
+ * mapped its libraries by now). Exit at once: 0, or 3 when the value,
+ * other than "1", names a mapping that /proc/self/maps lacks (a library
+ * that was to be preloaded and was not).
+ */
+static int exec_exit(const char *want)
+{
+	char line[512];
+	FILE *f;
+	int found = 0;
+
+	if (!strcmp(want, "1"))
+		return 0;
+	f = fopen("/proc/self/maps", "re");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	if (f)
+		fclose(f);
+	return found ? 0 : 3;
+}
+
 int rr_main(const struct rr_repro *r, int argc, char **argv)
 {
 	struct rr_result *res;
 	char err[512];
 	bool timed_out = false;
 	int code, status = 0, sig;
+
+	if (getenv("RMAP_REPRO_EXEC_EXIT"))
+		return exec_exit(getenv("RMAP_REPRO_EXEC_EXIT"));
 
 	rr_set_prog(r->name);
 	if (!rr_repro_valid(r, err, sizeof(err))) {

@@ -28,6 +28,7 @@
 
 struct case_state {
 	struct rr_samples lat, victim, count;
+	struct rr_samples victim_alone;	/* --victim-alone */
 	struct rr_samples calls;	/* the trigger's own timed calls */
 	struct rr_samples part;		/* their part timed apart */
 	struct rr_samples walk_steps, item_steps;	/* --iterations */
@@ -165,6 +166,8 @@ static void publish(struct body *b, struct rr_case_result *c)
 	c->kept = rr_samples_thin(j->v, j->n, c->keep, RR_KEEP_SAMPLES);
 	rr_stats_compute(cs->lat.v, cs->lat.n, &c->latency);
 	rr_stats_compute(cs->victim.v, cs->victim.n, &c->victim);
+	rr_stats_compute(cs->victim_alone.v, cs->victim_alone.n,
+			 &c->victim_alone);
 	for (i = 0; i < b->res->nr_cross; i++)
 		rr_stats_compute(cs->cross[i].v, cs->cross[i].n, &c->cross[i]);
 	rr_stats_compute(cs->count.v, cs->count.n, &c->count_lat);
@@ -275,7 +278,8 @@ static int arm_firing(struct body *b, struct firing *fi, char *why,
 		fi->outs[k] = k ? &cs->cross[k - 1] :
 			      fi->pass == RR_PASS_COUNT ? &cs->count : &cs->lat;
 	fi->arm.waits = fi->waits ? &fi->ws : NULL;
-	fi->arm.nwaiters = npids;
+	/* a victim whose calls start processes: every task, told apart */
+	fi->arm.nwaiters = fi->v && fi->v->op && fi->v->op->owns ? 0 : npids;
 	if (fi->probe || fi->waits) {
 		err = b->meter.ops->arm(&b->meter, &fi->arm, why, len);
 		if (err)
@@ -297,7 +301,7 @@ static int trigger_once(struct body *b, struct firing *fi)
 	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
 	struct rr_ticker *tick;
 	char phase[128];
-	uint64_t t0, dt;
+	uint64_t t0, dt, tv0 = 0;
 	int ferr;
 
 	b->tctx.pattern = fi->p;
@@ -307,8 +311,11 @@ static int trigger_once(struct body *b, struct firing *fi)
 	b->tctx.figures = fi->pass == RR_PASS_PROBE ? c->trig : NULL;
 	if (fi->probe || fi->waits)
 		b->meter.ops->start(&b->meter);
-	if (fi->v)
+	/* the victim's window: from its start to its last call's end */
+	if (fi->v) {
+		tv0 = rr_now_ns();
 		rr_victim_go(fi->v);
+	}
 	snprintf(phase, sizeof(phase), "case %s: trigger %s", c->name,
 		 b->trig->name);
 	/*
@@ -336,6 +343,7 @@ static int trigger_once(struct body *b, struct firing *fi)
 	c->passes[fi->pass]++;
 	if (fi->v) {
 		rr_victim_pause(fi->v);
+		c->victim_with_s += secs(rr_now_ns() - tv0);
 		fi->vlong_t0 = fi->v->long_t0;
 		fi->vlong_ns = fi->v->long_ns;
 		rr_victim_take(fi->v, &state(b, c)->victim);
@@ -344,6 +352,22 @@ static int trigger_once(struct body *b, struct firing *fi)
 		fi->v->errors = 0;
 	}
 	return ferr;
+}
+
+/* One of the tasks the firing traced (all are, for a spawning victim). */
+static bool ours(const struct firing *fi, int pid)
+{
+	int k;
+
+	for (k = 0; k < (int)ARRAY_SIZE(fi->pids) && fi->pids[k]; k++)
+		if (fi->pids[k] == pid)
+			return true;
+	return false;
+}
+
+static bool victims(const void *v, int pid)
+{
+	return rr_victim_is(v, pid);
 }
 
 /*
@@ -362,9 +386,9 @@ static void take_waits(struct body *b, struct firing *fi)
 	for (i = 0; i < fi->ws.n; i++) {
 		const struct rr_wait *w = &fi->ws.w[i];
 
-		if (vtid && w->pid == vtid)
+		if (vtid && rr_victim_is(fi->v, w->pid))
 			rr_wait_acc_add(&cs->wv, w);
-		else if (fi->pass == RR_PASS_PROBE)
+		else if (fi->pass == RR_PASS_PROBE && ours(fi, w->pid))
 			rr_wait_acc_add(&cs->ww, w);
 	}
 	c->waits_unpaired += fi->ws.unpaired;
@@ -381,7 +405,8 @@ static void take_waits(struct body *b, struct firing *fi)
 	if (!fi->vlong_ns || ms <= c->stall_ms)
 		return;
 	c->stall_ms = ms;
-	c->stall_waited_ms = rr_waits_within(&fi->ws, vtid, fi->vlong_t0,
+	c->stall_waited_ms = rr_waits_within(&fi->ws, victims, fi->v,
+					     fi->vlong_t0,
 					     fi->vlong_t0 + fi->vlong_ns,
 					     &c->stall_flags);
 }
@@ -436,6 +461,25 @@ static int collect_firing(struct body *b, struct firing *fi, int ferr,
 	return err;
 }
 
+/*
+ * --victim-alone: the victim's calls with nothing fired, on the pattern
+ * about to be fired on, for its rate without walks.
+ */
+static void victim_alone(struct body *b, struct rr_case_result *c,
+			 struct rr_victim *v)
+{
+	uint64_t t0 = rr_now_ns();
+
+	rr_phase(b->res, "case %s: victim alone", c->name);
+	rr_msg("case %s: the victim alone for %llu ms, no trigger", c->name,
+	       b->res->victim_alone_ms);
+	rr_victim_go(v);
+	rr_sleep_ms((unsigned int)b->res->victim_alone_ms);
+	rr_victim_pause(v);
+	c->victim_alone_s += secs(rr_now_ns() - t0);
+	rr_victim_take(v, &state(b, c)->victim_alone);
+}
+
 static int fire(struct body *b, struct rr_case_result *c,
 		struct rr_pattern *p, enum rr_pass pass, struct rr_victim *v,
 		unsigned long *counted, char *why, size_t len)
@@ -450,6 +494,8 @@ static int fire(struct body *b, struct rr_case_result *c,
 	int err, ferr;
 
 	rr_waits_init(&fi.ws);
+	if (v && b->res->victim_alone_ms)
+		victim_alone(b, c, v);
 	err = arm_firing(b, &fi, why, len);
 	if (err) {
 		rr_waits_free(&fi.ws);
@@ -824,6 +870,7 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 
 	/* The cases exist from here on: a report then says what ran. */
 	res->victim = rr_cfg.victim;
+	res->victim_alone_ms = rr_cfg.victim_alone_ms;
 	if (res->victim == RR_VICTIM_AUTO)
 		res->victim = trig->may_miss ?
 			      RR_VICTIM_SAME : RR_VICTIM_APART;
@@ -859,6 +906,7 @@ out:
 	for (i = 0; i < RR_MAX_CASES; i++) {
 		rr_samples_free(&b.cs[i].lat);
 		rr_samples_free(&b.cs[i].victim);
+		rr_samples_free(&b.cs[i].victim_alone);
 		rr_samples_free(&b.cs[i].count);
 		rr_samples_free(&b.cs[i].calls);
 		rr_samples_free(&b.cs[i].part);

@@ -44,7 +44,7 @@ struct rr_meter_arm {
 	 * own pass records these alone.
 	 */
 	struct rr_waits *waits;
-	int nwaiters;
+	int nwaiters;			/* of pids; 0: every task */
 };
 
 struct rr_meter {

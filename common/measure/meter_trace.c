@@ -179,7 +179,8 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 	if (!err && tm->waits) {
 		/* every task of ours, even where the walk probe traces all */
 		rr_pid_filter(a->pids, a->nwaiters, filter, sizeof(filter));
-		err = rr_waits_arm(tm->waits, &tm->trace, filter);
+		err = rr_waits_arm(tm->waits, &tm->trace,
+				   filter[0] ? filter : NULL);
 		if (err)
 			snprintf(why, len, "cannot enable the lock events");
 		res->waits_mmap = tm->waits->mmap;

@@ -249,8 +249,15 @@ int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 	snprintf(how, len,
 		 "memory.limit_in_bytes %llu -> %llu KiB%s, then unlimited",
 		 usage >> 10, limit >> 10,
-		 err == -EBUSY ? " (EBUSY: kernel reclaimed less)" : "");
-	if (err == -EBUSY)
+		 err == -EBUSY ? " (EBUSY: kernel reclaimed less)" :
+		 err == -EINTR ? " (EINTR: a signal stopped the reclaim)" :
+		 "");
+	/*
+	 * Both end the reclaim loop early, with what it reclaimed done: a
+	 * short trigger, said, not a failed one. EINTR comes with a victim
+	 * that starts processes (exec-storm): their exits' SIGCHLD.
+	 */
+	if (err == -EBUSY || err == -EINTR)
 		err = 0;
 	return err ? err : err2;
 }

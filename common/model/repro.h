@@ -164,6 +164,8 @@ struct rr_config {
 	unsigned long long min_free_mb;
 	unsigned long long buffer_kb;
 	int victim;			/* enum rr_victim_mode */
+	/* the victim alone before each firing it runs in, ms; 0: not */
+	unsigned long long victim_alone_ms;
 	int probe;			/* enum rr_probe_kind */
 	bool cross_check;		/* other walk-level probes too */
 	bool probe_cost;		/* a pass without any probe too */

@@ -173,6 +173,10 @@ struct rr_case_result {
 	char not_reached[256];
 	struct rr_stats latency;	/* probe intervals, ms */
 	struct rr_stats victim;		/* victim mprotect(), ms */
+	/* its calls with no trigger running (--victim-alone), ms */
+	struct rr_stats victim_alone;
+	/* seconds the victim ran: during the firings, and alone */
+	double victim_with_s, victim_alone_s;
 	/* calls the trigger timed itself (hwpoison's writes), ms */
 	struct rr_stats calls;
 	/* the part of those calls timed apart (rr_result.part), ms */
@@ -255,6 +259,7 @@ struct rr_result {
 	char trigger_why[256];		/* why this trigger */
 	char trigger_how[256];		/* what the last trigger did */
 	int victim;			/* enum rr_victim_mode, resolved */
+	unsigned long long victim_alone_ms;	/* --victim-alone */
 	/* the pattern's own victim call (rr_victim_op); empty: mprotect() */
 	char victim_call[48];
 	char victim_what[320];

@@ -130,6 +130,13 @@ void rr_victim_take(struct rr_victim *v, struct rr_samples *out)
 	v->long_ns = v->long_t0 = 0;
 }
 
+bool rr_victim_is(const struct rr_victim *v, int pid)
+{
+	if (pid == v->tid)
+		return true;
+	return v->op && v->op->owns && v->op->owns(v->op->arg, pid);
+}
+
 void rr_victim_stop(struct rr_victim *v)
 {
 	if (!v->started)

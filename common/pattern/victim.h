@@ -24,6 +24,12 @@ struct rr_victim_op {
 	const char *what;		/* what it does, the lock it needs */
 	int (*fn)(void *arg, unsigned long i);	/* call i: 0 or -errno */
 	void *arg;
+	/*
+	 * A call that runs in processes it starts (exec()): is pid one of
+	 * them? Their lock waits are then the victim's, and lock waits
+	 * are recorded for every task. NULL: the thread's own calls.
+	 */
+	bool (*owns)(void *arg, int pid);
 };
 
 struct rr_victim {
@@ -60,5 +66,7 @@ void rr_victim_pause(struct rr_victim *v);
 /* Move the samples into out and reset (the longest call too). */
 void rr_victim_take(struct rr_victim *v, struct rr_samples *out);
 void rr_victim_stop(struct rr_victim *v);
+/* Is pid the victim thread, or a process its call started? */
+bool rr_victim_is(const struct rr_victim *v, int pid);
 
 #endif

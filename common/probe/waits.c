@@ -348,8 +348,10 @@ void rr_wait_acc_fig(const struct rr_wait_acc *a, struct rr_wait_fig *f)
 	f->top_ms = top ? top->ms : 0;
 }
 
-double rr_waits_within(const struct rr_waits *ws, int pid, uint64_t t0,
-		       uint64_t t1, unsigned int *flags)
+double rr_waits_within(const struct rr_waits *ws,
+		       bool (*whose)(const void *ctx, int pid),
+		       const void *ctx, uint64_t t0, uint64_t t1,
+		       unsigned int *flags)
 {
 	double ms = 0;
 	size_t i;
@@ -360,7 +362,7 @@ double rr_waits_within(const struct rr_waits *ws, int pid, uint64_t t0,
 		uint64_t s = w->start > t0 ? w->start : t0;
 		uint64_t e = w->end < t1 ? w->end : t1;
 
-		if (w->pid != pid || e <= s)
+		if (e <= s || !whose(ctx, w->pid))
 			continue;
 		ms += (double)(e - s) / NSEC_PER_MSEC;
 		*flags |= w->flags;

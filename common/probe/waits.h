@@ -174,10 +174,13 @@ void rr_wait_acc_add(struct rr_wait_acc *a, const struct rr_wait *w);
 void rr_wait_acc_free(struct rr_wait_acc *a);
 void rr_wait_acc_fig(const struct rr_wait_acc *a, struct rr_wait_fig *f);
 /*
- * The sum of pid's waits inside [t0, t1), ms (the part inside); *flags
+ * The sum of the waits inside [t0, t1) of the tasks whose() says are
+ * the ones (ctx its argument), ms (the part inside); *flags
  * gets their flags or'ed.
  */
-double rr_waits_within(const struct rr_waits *ws, int pid, uint64_t t0,
-		       uint64_t t1, unsigned int *flags);
+double rr_waits_within(const struct rr_waits *ws,
+		       bool (*whose)(const void *ctx, int pid),
+		       const void *ctx, uint64_t t0, uint64_t t1,
+		       unsigned int *flags);
 
 #endif

@@ -68,6 +68,14 @@ void rr_waits_text(const struct rr_result *r, const struct rr_case_result *c,
  */
 void rr_giveups_text(const struct rr_result *r,
 		     const struct rr_case_result *c, char *buf, size_t size);
+/*
+ * --victim-alone: the victim's rate of calls with no trigger and during
+ * the firings ("" where it did not run alone).
+ */
+void rr_rate_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size);
+/* A rate of calls per second: count over seconds, or 0. */
+double rr_rate(size_t count, double s);
 /* How the waits are measured, and what they do not see. */
 extern const char rr_waits_how[];
 /* The text report's table of the waits (nothing if not recorded). */

@@ -348,6 +348,30 @@ static void walkers(struct rr_json *j, const struct rr_result *r,
 	}
 }
 
+/* --victim-alone: the victim's calls with no trigger, and its rates. */
+static void victim_rate(struct rr_json *j, const struct rr_result *r,
+			const struct rr_case_result *c)
+{
+	char text[512];
+
+	if (!r->victim_alone_ms || !c->victim_alone.count) {
+		json_null(j, "victim_alone_ms");
+		json_null(j, "victim_rate");
+		return;
+	}
+	stats(j, "victim_alone_ms", &c->victim_alone);
+	json_obj_begin(j, "victim_rate");
+	json_num(j, "alone_per_s", rr_rate(c->victim_alone.count,
+					   c->victim_alone_s), 2);
+	json_num(j, "during_firings_per_s",
+		 rr_rate(c->victim.count, c->victim_with_s), 2);
+	json_num(j, "alone_s", c->victim_alone_s, 3);
+	json_num(j, "during_firings_s", c->victim_with_s, 3);
+	rr_rate_text(r, c, text, sizeof(text));
+	json_str(j, "text", text);
+	json_obj_end(j);
+}
+
 /* One group of tasks' lock waits (probe/waits.h), or null. */
 static void wait_fig(struct rr_json *j, const char *key,
 		     const struct rr_wait_fig *f)
@@ -545,6 +569,7 @@ static void one_case(struct rr_json *j, const struct rr_result *r,
 	verdict_figures(j, r, c);
 	stats(j, "latency_ms", &c->latency);
 	stats(j, "victim_stall_ms", &c->victim);
+	victim_rate(j, r, c);
 	if (c->calls.count)
 		stats(j, "trigger_call_ms", &c->calls);
 	else
@@ -724,6 +749,7 @@ static void victim(struct rr_json *j, const struct rr_result *r)
 
 	json_obj_begin(j, "victim");
 	json_str(j, "mode", rr_victim_names[r->victim]);
+	json_uint(j, "alone_ms", r->victim_alone_ms);
 	json_str(j, "call", r->victim_call[0] ? r->victim_call :
 		 "mprotect()");
 	rr_victim_text(r, text, sizeof(text));

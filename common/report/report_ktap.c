@@ -97,6 +97,8 @@ static void case_figures(FILE *f, const struct rr_result *r,
 		rr_walkers_text(r, c, text, sizeof(text));
 		diag(f, name, "walkers: ", text);
 	}
+	rr_rate_text(r, c, text, sizeof(text));
+	diag(f, name, "victim rate: ", text);
 	rr_waits_text(r, c, text, sizeof(text));
 	diag(f, name, "lock waits: ", text);
 	rr_giveups_text(r, c, text, sizeof(text));

@@ -269,16 +269,19 @@ static void field(FILE *f, const char *label, const char *text)
 	rr_wrap(f, text, INDENT, INDENT, WIDTH);
 }
 
-enum table { T_PROBE, T_VICTIM, T_CALLS };
+/* T_ALONE: the victim with no trigger (--victim-alone) */
+enum table { T_PROBE, T_VICTIM, T_CALLS, T_ALONE };
 
 static void stats_table(FILE *f, const struct rr_result *r, enum table t)
 {
 	bool victim = t == T_VICTIM;
 	int i;
 
+	bool plain = t == T_CALLS || t == T_ALONE;	/* no last column */
+
 	fprintf(f, "%-5s %6s %9s %9s %9s %9s %9s", "case", "n", "min",
 		"p50", "p90", "p99", "max");
-	if (t == T_CALLS)
+	if (plain)
 		fputc('\n', f);
 	else
 		fprintf(f, " %6s\n", victim ? "err" : "lost");
@@ -286,6 +289,7 @@ static void stats_table(FILE *f, const struct rr_result *r, enum table t)
 		const struct rr_case_result *c = &r->cases[i];
 		const struct rr_stats *s = victim ? &c->victim :
 					   t == T_CALLS ? &c->calls :
+					   t == T_ALONE ? &c->victim_alone :
 					   &c->latency;
 
 		if (!c->ran)
@@ -303,7 +307,7 @@ static void stats_table(FILE *f, const struct rr_result *r, enum table t)
 		}
 		fprintf(f, "%-5s %6zu %9.3f %9.3f %9.3f %9.3f %9.3f", c->name,
 			s->count, s->min, s->p50, s->p90, s->p99, s->max);
-		if (t == T_CALLS)
+		if (plain)
 			fputc('\n', f);
 		else
 			fprintf(f, " %6llu\n", victim ?
@@ -619,6 +623,12 @@ static void tables(FILE *f, const struct rr_result *r)
 	fprintf(f, "\nVictim %s latency, ms:\n",
 		r->victim_call[0] ? r->victim_call : "mprotect()");
 	stats_table(f, r, T_VICTIM);
+	if (r->victim_alone_ms) {
+		fprintf(f, "\nVictim %s latency with no trigger (--victim-alone %llu ms before each firing), ms:\n",
+			r->victim_call[0] ? r->victim_call : "mprotect()",
+			r->victim_alone_ms);
+		stats_table(f, r, T_ALONE);
+	}
 	rr_waits_table(f, r);
 	for (i = 0; i < r->nr_cases && !r->cases[i].calls.count; i++)
 		;
@@ -661,6 +671,7 @@ static void case_lines(FILE *f, const struct rr_result *r)
 	}
 	if (r->anywhere)
 		per_case(f, r, "Walkers", "", rr_walkers_text);
+	per_case(f, r, "Rate", "", rr_rate_text);
 	per_case(f, r, "Waits", "", rr_waits_text);
 	if (r->waits)
 		field(f, "", rr_waits_how);

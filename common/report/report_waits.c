@@ -150,6 +150,28 @@ void rr_giveups_text(const struct rr_result *r,
 	    ", any task, during the firings)");
 }
 
+double rr_rate(size_t count, double s)
+{
+	return s > 0 ? count / s : 0;
+}
+
+void rr_rate_text(const struct rr_result *r, const struct rr_case_result *c,
+		  char *buf, size_t size)
+{
+	const char *call = r->victim_call[0] ? r->victim_call : "mprotect()";
+	double alone = rr_rate(c->victim_alone.count, c->victim_alone_s);
+	double with = rr_rate(c->victim.count, c->victim_with_s);
+
+	buf[0] = '\0';
+	if (!r->victim_alone_ms || !c->ran || !c->victim_alone.count)
+		return;
+	snprintf(buf, size,
+		 "%.1f %s calls/s with no trigger (%zu in %.2f s), %.1f/s during the firings (%zu in %.2f s): %.2fx the rate (the victim's calls and its 0.1 ms pauses, per second of wall time)",
+		 alone, call, c->victim_alone.count, c->victim_alone_s, with,
+		 c->victim.count, c->victim_with_s,
+		 alone > 0 ? with / alone : 0);
+}
+
 static void row(FILE *f, const char *name, const char *tasks,
 		const struct rr_wait_fig *w)
 {

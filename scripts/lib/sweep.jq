@@ -50,7 +50,10 @@ def sweep_of($param; $vals; $labels; $only):
 				  max_ms: (if .c.latency_ms.count? > 0
 					   then .c.latency_ms.max else null end),
 				  p50_ms: (if .c.latency_ms.count? > 0
-					   then .c.latency_ms.p50 else null end)}]}
+					   then .c.latency_ms.p50 else null end),
+				  victim_alone_per_s: .c.victim_rate.alone_per_s?,
+				  victim_during_per_s:
+					.c.victim_rate.during_firings_per_s?}]}
 	     | .slope = {max: fit([.points[] | [.value, .max_ms]]),
 			 p50: fit([.points[] | [.value, .p50_ms]])}
 	     | .growth = {max: (.slope.max | words),
@@ -60,6 +63,7 @@ def sweep_of($param; $vals; $labels; $only):
 def sweep_table:
 	def f3: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
 	def sl: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
+	def r0: if . == null then "-" else (round | tostring) end;
 	. as $s |
 	("\(.reproducer) over --\(.param), kernel \(.kernel), probe \(.probe | join(", ")); ms" | wrap(72; "  ")),
 	"",
@@ -67,6 +71,15 @@ def sweep_table:
 	(.values | to_entries[] as $e
 	 | ($e.value | pad(12)) + ([$s.cases[] | .points[$e.key].max_ms | f3 | pad(14)]
 				   | join(""))),
+	(if [.cases[].points[].victim_alone_per_s] | any(. != null) then
+	   "",
+	   "The victim's calls per second (--victim-alone): with no trigger / during the firings",
+	   ("--" + .param | pad(12)) + ([.cases[].name | pad(16)] | join("")),
+	   (.values | to_entries[] as $e
+	    | ($e.value | pad(12)) + ([$s.cases[] | .points[$e.key]
+		| "\(.victim_alone_per_s | r0) / \(.victim_during_per_s | r0)"
+		| pad(16)] | join("")))
+	 else empty end),
 	"",
 	"Least-squares fit of log(latency) on log(--\(.param)):",
 	(.cases[] | "  \(.name): max slope \(.slope.max | sl), \(.growth.max);",

@@ -67,6 +67,9 @@ static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 	c->procs = 2;
 	rr_stats_compute(v, 4, &c->latency);
 	rr_stats_compute(v, 4, &c->victim);
+	rr_stats_compute(v, 4, &c->victim_alone);
+	c->victim_alone_s = 1;
+	c->victim_with_s = 4;
 	rr_stats_compute(v, 4, &c->calls);
 	rr_stats_compute(v, 4, &c->part);
 	rr_stats_compute(v, 4, &c->count_lat);
@@ -123,6 +126,7 @@ int main(int argc, char **argv)
 	r.cross[0].bracket = RR_BR_RMAP_WALK;
 	r.anywhere = true;
 	r.waits = r.waits_mmap = r.giveups = true;
+	r.victim_alone_ms = 1000;
 	r.iterations = r.iter_items = true;
 	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
 	r.part.timed = true;

@@ -153,11 +153,17 @@ static void test_sleeping(void)
 	CHECK(!rr_wait_sleeping(RR_LCB_SPIN | RR_LCB_WRITE));
 }
 
+static bool is_one(const void *ctx, int pid)
+{
+	return pid == *(const int *)ctx;
+}
+
 /* The part of a task's waits inside a call, clipped to it. */
 static void test_within(void)
 {
 	struct rr_waits ws;
 	unsigned int flags;
+	int one = 1;
 
 	rr_waits_init(&ws);
 	rr_waits_begin(&ws, 1, 0, 0xa0, RR_LCB_READ);
@@ -168,9 +174,11 @@ static void test_within(void)
 	rr_waits_end(&ws, 2, 10 * MS, 0xb0);
 	rr_waits_finish(&ws);
 	/* [2, 8) ms: 2 ms of the first, 2 of the second; not task 2's */
-	CHECK_NEAR(rr_waits_within(&ws, 1, 2 * MS, 8 * MS, &flags), 4, 1e-9);
+	CHECK_NEAR(rr_waits_within(&ws, is_one, &one, 2 * MS, 8 * MS, &flags),
+		   4, 1e-9);
 	CHECK_EQ(flags, RR_LCB_READ | RR_LCB_WRITE);
-	CHECK_NEAR(rr_waits_within(&ws, 1, 4 * MS, 6 * MS, &flags), 0, 1e-9);
+	CHECK_NEAR(rr_waits_within(&ws, is_one, &one, 4 * MS, 6 * MS, &flags),
+		   0, 1e-9);
 	CHECK_EQ(flags, 0);
 	rr_waits_free(&ws);
 }
