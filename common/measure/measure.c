@@ -231,6 +231,7 @@ struct firing {
 	bool probe;			/* the probe's, or the counting */
 	bool waits;			/* lock waits recorded */
 	struct rr_waits ws;
+	struct rr_wait_stack stack;	/* where the victim's waits began */
 	uint64_t vlong_t0, vlong_ns;	/* the victim's longest call */
 	int pids[4];
 	struct rr_meter_arm arm;
@@ -280,6 +281,11 @@ static int arm_firing(struct body *b, struct firing *fi, char *why,
 	fi->arm.waits = fi->waits ? &fi->ws : NULL;
 	/* a victim whose calls start processes: every task, told apart */
 	fi->arm.nwaiters = fi->v && fi->v->op && fi->v->op->owns ? 0 : npids;
+	/* the stacks of one task: the victim thread's own calls */
+	if (fi->waits && fi->v && fi->arm.nwaiters) {
+		fi->arm.stack = &fi->stack;
+		fi->arm.victim_tid = fi->v->tid;
+	}
 	if (fi->probe || fi->waits) {
 		err = b->meter.ops->arm(&b->meter, &fi->arm, why, len);
 		if (err)
@@ -401,6 +407,15 @@ static void take_waits(struct body *b, struct firing *fi)
 	if (!vtid)
 		return;
 	c->waits_victim.recorded = true;
+	c->wait_stack_hits += fi->stack.all;
+	/* the same caller again adds up; another takes over if larger */
+	if (fi->stack.hits && !strcmp(fi->stack.caller, c->wait_caller)) {
+		c->wait_caller_hits += fi->stack.hits;
+	} else if (fi->stack.hits > c->wait_caller_hits) {
+		c->wait_caller_hits = fi->stack.hits;
+		snprintf(c->wait_caller, sizeof(c->wait_caller), "%s",
+			 fi->stack.caller);
+	}
 	ms = (double)fi->vlong_ns / NSEC_PER_MSEC;
 	if (!fi->vlong_ns || ms <= c->stall_ms)
 		return;

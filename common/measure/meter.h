@@ -45,6 +45,9 @@ struct rr_meter_arm {
 	 */
 	struct rr_waits *waits;
 	int nwaiters;			/* of pids; 0: every task */
+	/* where victim_tid's waits began (waits.h); NULL: not asked */
+	struct rr_wait_stack *stack;
+	int victim_tid;
 };
 
 struct rr_meter {

@@ -25,6 +25,7 @@ struct tmeter {
 	struct rr_poll poll;		/* the chosen probe is polled */
 	bool polled;
 	struct rr_waits *waits;		/* lock waits armed (a->waits) */
+	struct rr_wait_stack *stack;	/* their stacks too (a->stack) */
 };
 
 int rr_meter_probes(const struct rr_result *res, enum rr_pass pass)
@@ -72,6 +73,8 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 	rr_probe_sweep();
 	res->waits = rr_waits_available(res->waits_why,
 					sizeof(res->waits_why));
+	/* until a hist trigger is refused */
+	res->waits_stack = res->waits;
 	err = rr_probe_prepare(&res->probe, why, len);
 	if (!err)
 		err = rr_part_prepare(&res->part, why, len);
@@ -95,6 +98,22 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 		snprintf(res->instance, sizeof(res->instance), "%s",
 			 tm->trace.name);
 	return err;
+}
+
+/* Where the victim's waits begin: kept where hist triggers exist. */
+static void arm_stack(struct tmeter *tm, struct rr_result *res,
+		      const struct rr_meter_arm *a)
+{
+	tm->stack = NULL;
+	if (!res->waits_stack || !a->stack || !a->victim_tid)
+		return;
+	if (rr_waits_stack_arm(&tm->trace, a->victim_tid)) {
+		res->waits_stack = false;
+		snprintf(res->waits_stack_why, sizeof(res->waits_stack_why),
+			 "no hist trigger keyed by stack (CONFIG_HIST_TRIGGERS off)");
+		return;
+	}
+	tm->stack = a->stack;
 }
 
 /* The walk probes of a pass, none in the victim's. */
@@ -184,6 +203,7 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		if (err)
 			snprintf(why, len, "cannot enable the lock events");
 		res->waits_mmap = tm->waits->mmap;
+		arm_stack(tm, res, a);
 		if (!err && res->giveups &&
 		    rr_giveups_arm(tm->waits, &tm->trace)) {
 			snprintf(why, len, "cannot enable %s", RR_GIVEUP_EVENT);
@@ -285,6 +305,9 @@ static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 		rr_waits_finish(tm->waits);
 		tm->waits->lost = rr_trace_lost(&tm->trace);
 	}
+	if (tm->stack)
+		rr_waits_stack_read(&tm->trace, tm->stack);
+	tm->stack = NULL;
 	if (err) {
 		snprintf(why, len, "cannot read the trace buffer");
 		return err;

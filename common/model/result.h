@@ -243,6 +243,12 @@ struct rr_case_result {
 	 * without the victim, [1] with it
 	 */
 	unsigned long long ref_calls[2], ref_giveups[2];
+	/*
+	 * Where the victim's waits began most often (a hist trigger keyed
+	 * by stack): "caller < its caller < ...", its hits, and all hits
+	 */
+	char wait_caller[160];
+	unsigned long long wait_caller_hits, wait_stack_hits;
 	/* the trigger's own figures of the case (ctx->figures) */
 	_Alignas(16) unsigned char trig[RR_TRIG_CASE_BYTES];
 };
@@ -276,6 +282,8 @@ struct rr_result {
 	bool waits;			/* lock waits recorded (waits.h) */
 	bool waits_mmap;		/* mmap_lock waits told apart */
 	bool giveups;			/* reclaim's give-ups counted */
+	bool waits_stack;		/* the victim's waits' stacks kept */
+	char waits_stack_why[96];	/* why not */
 	char giveups_why[160];		/* why not */
 	char waits_why[160];		/* why not */
 	/* the trigger's own figures of the run (trigger.h) */

@@ -247,6 +247,109 @@ int rr_giveups_arm(struct rr_waits *ws, struct rr_trace *t)
 	return rr_trace_enable(t, RR_KPROBE_GROUP, RR_GIVEUP_EVENT, NULL);
 }
 
+/* Frames of the locking code itself, not its caller. */
+static bool lock_frame(const char *f)
+{
+	static const char *const pre[] = {
+		"contention_", "rwsem", "__rwsem", "down_", "__down", "up_",
+		"mutex_", "__mutex", "_raw_", "queued_", "native_queued",
+		"__pv_", "percpu_", "__percpu", "rt_mutex", "__rt_mutex",
+		"trace_", "__traceiter", "__bpf", "perf_", NULL
+	};
+	int i;
+
+	for (i = 0; pre[i]; i++)
+		if (!strncmp(f, pre[i], strlen(pre[i])))
+			return true;
+	return false;
+}
+
+/*
+ * One entry's frames, from its "{ ...stacktrace:" line on: the caller
+ * and two more frames, "a < b < c", into out.
+ */
+static void entry_caller(const char *p, const char *end, char *out,
+			 size_t len)
+{
+	size_t o = 0;
+	int taken = 0;
+
+	out[0] = '\0';
+	p = strchr(p, '\n');
+	while (p && p < end && taken < 3) {
+		char name[96];
+		size_t n;
+
+		p += strspn(p, " \t\n");
+		n = strcspn(p, "+ \t\n");
+		if (!n || p >= end || *p == '}')
+			break;
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (taken || !lock_frame(name)) {
+			o += snprintf(out + o, o < len ? len - o : 0, "%s%s",
+				      taken ? " < " : "", name);
+			taken++;
+		}
+		p = strchr(p, '\n');
+	}
+}
+
+void rr_waits_stack_parse(const char *text, struct rr_wait_stack *st)
+{
+	const char *p = text;
+
+	memset(st, 0, sizeof(*st));
+	while ((p = strstr(p, "{ ")) && strstr(p, "stacktrace:")) {
+		const char *end = strstr(p, "hitcount:");
+		unsigned long long hits;
+
+		if (!end)
+			break;
+		hits = strtoull(end + 9, NULL, 10);
+		st->all += hits;
+		if (hits > st->hits) {
+			st->hits = hits;
+			entry_caller(p, end, st->caller, sizeof(st->caller));
+		}
+		p = end;
+	}
+}
+
+int rr_waits_stack_arm(struct rr_trace *t, int pid)
+{
+	static const char *const key[] = { "common_stacktrace", "stacktrace" };
+	char trig[160];
+	int i;
+
+	/* the field's name changed in Linux 6.5: the new one first */
+	for (i = 0; i < 2; i++) {
+		snprintf(trig, sizeof(trig),
+			 "hist:keys=%s:vals=hitcount:sort=hitcount.descending:size=256 if common_pid == %d",
+			 key[i], pid);
+		if (tracefs_event_file_append(t->inst, RR_WAITS_SYSTEM,
+					      RR_WAITS_BEGIN, "trigger",
+					      trig) >= 0)
+			return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+int rr_waits_stack_read(struct rr_trace *t, struct rr_wait_stack *st)
+{
+	char *text = tracefs_event_file_read(t->inst, RR_WAITS_SYSTEM,
+					     RR_WAITS_BEGIN, "hist", NULL);
+
+	int err = text ? 0 : -EIO;
+
+	memset(st, 0, sizeof(*st));
+	if (text)
+		rr_waits_stack_parse(text, st);
+	free(text);
+	tracefs_event_file_clear(t->inst, RR_WAITS_SYSTEM, RR_WAITS_BEGIN,
+				 "trigger");
+	return err;
+}
+
 static unsigned long long field(struct tep_event *ev, struct tep_record *rec,
 				const char *name)
 {

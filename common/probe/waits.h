@@ -126,6 +126,24 @@ int rr_waits_arm(struct rr_waits *ws, struct rr_trace *t,
  * kallsyms)? false: why. Changes nothing.
  */
 bool rr_giveups_available(char *why, size_t len);
+/*
+ * Where the victim's waits began: a hist trigger on contention_begin
+ * keyed by the kernel stack, for one task (CONFIG_HIST_TRIGGERS). The
+ * caller is the first frame outside the locking code, with the two
+ * frames under it ("vma_prepare < __split_vma < vma_modify").
+ */
+struct rr_wait_stack {
+	char caller[160];
+	unsigned long long hits;	/* of that stack */
+	unsigned long long all;		/* of every stack */
+};
+
+/* Add the hist trigger for pid: 0, or -errno (no hist triggers). */
+int rr_waits_stack_arm(struct rr_trace *t, int pid);
+/* Read it into st (zeroed first), and remove it. */
+int rr_waits_stack_read(struct rr_trace *t, struct rr_wait_stack *st);
+/* The top stack of a hist file's text (tests: on recorded text). */
+void rr_waits_stack_parse(const char *text, struct rr_wait_stack *st);
 /* Make the kretprobe (journaled), before the instance exists. */
 int rr_giveups_prepare(char *why, size_t len);
 /* Enable it in the instance, for every task (reclaim runs in kswapd). */

@@ -422,6 +422,15 @@ static void lock_waits(struct rr_json *j, const struct rr_result *r,
 	wait_fig(j, "trigger_tasks", &c->waits_walker);
 	json_num(j, "victim_longest_stall_ms", c->stall_ms, 3);
 	json_num(j, "waited_in_longest_stall_ms", c->stall_waited_ms, 3);
+	if (r->waits_stack && c->wait_caller[0]) {
+		json_obj_begin(j, "victim_wait_caller");
+		json_str(j, "stack", c->wait_caller);
+		json_uint(j, "hits", c->wait_caller_hits);
+		json_uint(j, "all_hits", c->wait_stack_hits);
+		json_obj_end(j);
+	} else {
+		json_null(j, "victim_wait_caller");
+	}
 	json_uint(j, "unpaired_events", c->waits_unpaired);
 	json_uint(j, "spinlock_waits", c->waits_spins);
 	json_uint(j, "lost_events", c->waits_lost);
@@ -760,6 +769,11 @@ static void victim(struct rr_json *j, const struct rr_result *r)
 	json_str(j, "events", "lock:contention_begin .. lock:contention_end");
 	json_str(j, "how", rr_waits_how);
 	json_bool(j, "mmap_lock_told_apart", r->waits_mmap);
+	json_bool(j, "stacks_kept", r->waits_stack);
+	if (r->waits_stack)
+		json_null(j, "stacks_why_not");
+	else
+		json_str(j, "stacks_why_not", r->waits_stack_why);
 	json_bool(j, "giveups_counted", r->giveups);
 	if (r->giveups)
 		json_null(j, "giveups_why_not");

@@ -94,6 +94,10 @@ static void victim_text(const struct rr_result *r,
 	    in_calls > 0 ? 100.0 * v->total_ms / in_calls : 0.0, in_calls,
 	    call);
 	locks_text(v, buf, size, o);
+	if (c->wait_caller[0])
+		add(buf, size, o,
+		    "; its waits began most often in %s (%llu of %llu contention_begin hits, a hist trigger keyed by stack)",
+		    c->wait_caller, c->wait_caller_hits, c->wait_stack_hits);
 }
 
 static void walker_text(const struct rr_wait_fig *w, char *buf, size_t size,

@@ -48,6 +48,10 @@ static void fill_waits(struct rr_case_result *c, double ms)
 	c->ref_calls[0] = 500;
 	c->ref_calls[1] = 400;
 	c->ref_giveups[1] = 12;
+	snprintf(c->wait_caller, sizeof(c->wait_caller),
+		 "vma_prepare < __split_vma < vma_modify");
+	c->wait_caller_hits = 3;
+	c->wait_stack_hits = 4;
 	c->waits_spins = 2;
 }
 
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
 	r.nr_cross = 1;
 	r.cross[0].bracket = RR_BR_RMAP_WALK;
 	r.anywhere = true;
-	r.waits = r.waits_mmap = r.giveups = true;
+	r.waits = r.waits_mmap = r.giveups = r.waits_stack = true;
 	r.victim_alone_ms = 1000;
 	r.iterations = r.iter_items = true;
 	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");

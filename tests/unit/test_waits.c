@@ -232,7 +232,41 @@ static void test_figures(void)
 	rr_wait_acc_free(&a);
 }
 
+/* A hist file keyed by stack: the top entry's caller, past the lock code. */
+static void test_stack_parse(void)
+{
+	static const char text[] =
+		"# event histogram\n#\n# trigger info: hist:keys=common_stacktrace:vals=hitcount:sort=hitcount.descending:size=256 if common_pid == 7 [active]\n#\n\n"
+		"{ common_stacktrace:\n"
+		"         rwsem_down_write_slowpath+0x2ad/0x560\n"
+		"         down_write+0x62/0x70\n"
+		"         unlink_anon_vmas+0x7c/0x1c0\n"
+		"         vma_complete+0x1a4/0x3a0\n"
+		"         commit_merge+0x13c/0x1c0\n"
+		"         entry_SYSCALL_64_after_hwframe+0x76/0x7e\n"
+		"} hitcount:        177\n"
+		"{ stacktrace:\n"
+		"         __rwsem_down_write_slowpath+0x10/0x20\n"
+		"         anon_vma_clone+0x5e/0x1e0\n"
+		"         __split_vma+0x12f/0x2f0\n"
+		"} hitcount:         40\n"
+		"\nTotals:\n    Hits: 217\n    Entries: 2\n    Dropped: 0\n";
+	struct rr_wait_stack st;
+
+	rr_waits_stack_parse(text, &st);
+	CHECK_STR(st.caller, "unlink_anon_vmas < vma_complete < commit_merge");
+	CHECK_EQ(st.hits, 177);
+	CHECK_EQ(st.all, 217);
+	/* a stack of lock code alone: no caller, the hits counted */
+	rr_waits_stack_parse("{ stacktrace:\n  down_write+0x1/0x2\n} hitcount: 3\n",
+			     &st);
+	CHECK_STR(st.caller, "");
+	CHECK_EQ(st.all, 3);
+	rr_waits_stack_parse("", &st);
+	CHECK_EQ(st.all, 0);
+}
+
 TEST_MAIN(T(test_one_wait), T(test_tasks_apart), T(test_nested_spinlock),
 	  T(test_mutex_spin_then_sleep), T(test_edges_dropped),
 	  T(test_mmap_lock), T(test_sleeping), T(test_within),
-	  T(test_figures))
+	  T(test_figures), T(test_stack_parse))

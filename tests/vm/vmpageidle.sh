@@ -77,6 +77,8 @@ for which in unfixed fixed; do
 			assert_jq "unfixed: KSM victim's longest stall mostly lock waits, its waits over the threshold and of the walk's order ($(rname "$r"))" \
 				"$j" "$r | .threshold_ms as \$t | .cases[0] | .lock_waits.waited_in_longest_stall_ms >= 0.5 * .lock_waits.victim_longest_stall_ms and .lock_waits.victim.max_ms > \$t and .lock_waits.victim.total_ms >= 0.25 * .latency_ms.max and .lock_waits.victim.write > 0"
 		done
+		assert_jq "unfixed: where the KSM victim's waits began, from a hist trigger keyed by stack (an anon_vma or VMA function)" \
+			"$j" "[($pi), ($mg)] | all(.lock_waits.stacks_kept and (.cases[0].lock_waits.victim_wait_caller | .hits > 0 and .hits <= .all_hits and (.stack | test(\"anon_vma|vma_\"))))"
 		assert "unfixed: the text report's Waits line says how much of the stall was waiting" \
 			bash -c "tr -s ' \n' ' ' <'$out/report.txt' | grep -q 'Waits ksm: mprotect() stalled up to [0-9.]* ms in user space, of which [0-9.]* ms waiting for a write lock'"
 	else
