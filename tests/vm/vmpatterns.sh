@@ -5,10 +5,14 @@
 # preset: ksm-fork (both orders) and madvise-split must reproduce on the
 # unfixed kernel and must not on the -ksmfix one, whose KSM walk looks
 # up only the page's index, under the same trigger (migrate) and probe
-# (rmap-tp). Verdicts are asserted here because the kernels are known,
-# with the default threshold: each run is judged on its own and two
-# thirds of the runs decide, so that one emulation hiccup in one run
-# (a walk over 10 ms on -ksmfix under TCG, seen in CI) does not flip it.
+# (rmap-tp). Verdicts are asserted here because the kernels are known:
+# each run is judged on its own and two thirds of the runs decide, so
+# that one emulation hiccup in one run does not flip it. The threshold
+# is 50 ms, not the default 10: TCG's speed on this kind of machine
+# varies by 3-4x from day to day (on 2026-12-02 -ksmfix's merge-then-
+# fork walks had a median of 8.6 ms and a max of 10.7 ms, and the
+# previous main failed here too), while the unfixed kernel's walks stay
+# above 200 ms: 50 ms keeps a margin of 4x on either side.
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
@@ -20,7 +24,8 @@ units='["ksm-fork", "ksm-fork@merge-then-fork", "madvise-split"]'
 before=$(snapshot)
 for which in unfixed fixed; do
 	out=$work/$which
-	vm_quick "$(test_kernel $which)" "$out" ksm-fork,madvise-split
+	vm_quick "$(test_kernel $which)" "$out" ksm-fork,madvise-split \
+		-- --threshold-ms 50
 	rc=$?
 	j=$out/results.json
 	if [ $which = unfixed ]; then
@@ -31,7 +36,7 @@ for which in unfixed fixed; do
 	assert "$which: vm-run exits $code ($want)" [ $rc = $code ]
 	assert_jq "$which: ran $units" "$j" "[.results[].reproducer] == $units"
 	assert_jq "$which: each is $want, by the documented rule, run by run" "$j" \
-		".results | all(.verdict == \"$want\" and .threshold_ms == 10 and .verdict == ($verdict_rule) and .run_verdicts == ($run_rule))"
+		".results | all(.verdict == \"$want\" and .threshold_ms == 50 and .verdict == ($verdict_rule) and .run_verdicts == ($run_rule))"
 	assert_jq "$which: two thirds of each one's runs agree, and the reason counts them" \
 		"$j" '.results | all(3 * .runs_agreeing >= 2 * .runs and (.reason | test("^[0-9]+ of [0-9]+ runs?: ")))'
 	assert_jq "$which: migrate and rmap-tp measured every case" "$j" \
