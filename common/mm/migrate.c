@@ -145,6 +145,15 @@ int rr_migrate_retry(void **pages, const int *target, size_t n,
 		size_t again = 0;
 
 		st->tries++;
+		/*
+		 * A call whose batch failed to migrate returns how many
+		 * were left and stores no status for that batch (Linux's
+		 * move_pages_and_store_status): a page the kernel said
+		 * nothing about is busy, and tried again, never "moved" nor
+		 * a final error.
+		 */
+		for (i = 0; i < left; i++)
+			status[i] = -EAGAIN;
 		/* Returns the number left unmoved; per page in status. */
 		if (move(left, todo, todo_target, status, ctx) < 0 &&
 		    errno != ENOENT) {
