@@ -236,18 +236,13 @@ static int build(const struct rr_repro *r, const struct rr_case *c,
  */
 static void map_like_ld_so(struct rr_pattern *p)
 {
-	size_t ps = rr_page_size(), len = lib_pages() * ps;
-	size_t text = len / 2 & ~(ps - 1), i;
+	size_t ps = rr_page_size(), len = lib_pages() * ps, i;
 	unsigned long sum = 0;
-	char *a = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		       p->memfd, 0);
+	int err;
+	char *a = rr_map_like_ld_so(p->memfd, len, &err);
 
 	if (a == MAP_FAILED)
 		return;
-	if (text && text < len &&
-	    mmap(a + text, len - text, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_FIXED, p->memfd, text) != MAP_FAILED)
-		mprotect(a + text, ps, PROT_READ);
 	for (i = 0; i < len; i += ps)
 		sum += *(volatile char *)(a + i);
 	(void)sum;

@@ -132,19 +132,12 @@ static int mmap_call(void *arg, unsigned long i)
 static int load_call(void *arg, unsigned long i)
 {
 	const struct rr_pattern *p = arg;
-	size_t ps = rr_page_size();
 	size_t len = p->len < (2 << 20) ? p->len : 2 << 20;
-	size_t text = len / 2 & ~(ps - 1);
-	char *a = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		       p->memfd, 0);
-	int err = 0;
+	int err;
+	char *a = rr_map_like_ld_so(p->memfd, len, &err);
 
 	if (a == MAP_FAILED)
 		return -errno;
-	if (mmap(a + text, len - text, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_FIXED, p->memfd, text) == MAP_FAILED ||
-	    mprotect(a + text, ps, PROT_READ))
-		err = -errno;
 	munmap(a, len);
 	return err;
 }

@@ -570,3 +570,18 @@ int rr_pattern_large_folios(const struct rr_pattern *p, size_t *large)
 	close(fd);
 	return err;
 }
+
+char *rr_map_like_ld_so(int fd, size_t len, int *err)
+{
+	size_t ps = rr_page_size(), text = len / 2 & ~(ps - 1);
+	char *a = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+	*err = 0;
+	if (a == MAP_FAILED || !text || text >= len)
+		return a;
+	if (mmap(a + text, len - text, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_FIXED, fd, text) == MAP_FAILED ||
+	    mprotect(a + text, ps, PROT_READ))
+		*err = -errno;
+	return a;
+}

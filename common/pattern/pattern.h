@@ -190,6 +190,14 @@ int rr_pattern_frame_refs(const struct rr_pattern *p, bool self_only,
  */
 int rr_pattern_pfns(const struct rr_pattern *p, unsigned long long **pfn,
 		    size_t *n, char *why, size_t len);
+/*
+ * Map len bytes of fd as ld.so maps a shared library: text
+ * PROT_READ|PROT_EXEC over all of it, data MAP_PRIVATE|MAP_FIXED over
+ * its second half, then a RELRO mprotect() of the data's first page
+ * (3 VMAs, each step under the file's i_mmap_rwsem for write). The
+ * address, or MAP_FAILED with errno; *err gets a later step's -errno.
+ */
+char *rr_map_like_ld_so(int fd, size_t len, int *err);
 
 /*
  * How many of this process's filled pages sit in large folios (compound
