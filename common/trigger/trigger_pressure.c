@@ -6,8 +6,9 @@
  * watermark (pressure.h says how it is bounded); kswapd, and any task
  * that allocates below the min watermark, then reclaim, and walk the
  * pattern's pages with every other page they scan. The load is stopped
- * as soon as the pattern is unmapped, or when it stops going, or after
- * RR_PRESSURE_MAX_S; at once if MemFree falls below --min-free-mb.
+ * as soon as the pattern is unmapped, or when it stops going, or
+ * RR_PRESSURE_MAX_S after the pressure began (RR_PRESSURE_FILL_S if it
+ * never began); at once if MemFree falls below --min-free-mb.
  *
  * The walks run in kswapd and in the allocating tasks: the probes trace
  * every task (the trigger is "anywhere") and the report counts who ran
@@ -31,8 +32,15 @@
 #include "probe/tasks.h"
 #include "trigger/trigger.h"
 
-/* Longest pressure phase, s: well under a minute on any machine. */
+/* Longest pressure in a phase, s: from kswapd's first scan, or below low. */
 #define RR_PRESSURE_MAX_S 45
+/*
+ * Longest the load may take to fill memory down to the low watermark,
+ * s. Filling is not pressure, and its pace is the machine's: a guest
+ * whose freed memory went back to its host (free page reporting) faults
+ * it in again at well under 1 GiB/s, 20-45 s for a 24 GiB one here.
+ */
+#define RR_PRESSURE_FILL_S 120
 /* How long the pattern may stop going before the load is stopped. */
 #define STALL_MS 3000
 #define WSF_PATH "/proc/sys/vm/watermark_scale_factor"
@@ -53,13 +61,14 @@ struct figures {
 	unsigned long long kswapd_scanned; /* pgscan_kswapd, grown */
 	bool no_counters;		/* no VM event counters: unknown */
 	double max_s;			/* longest phase, s */
+	double max_fill_s;		/* longest until the pressure began */
 	double max_reach_s;		/* longest wait for the pattern, s */
 	unsigned long long max_bytes;	/* most the load was asked to lock */
 	unsigned long long min_free_kb, min_avail_kb;	/* lowest seen */
 	unsigned long long floor_kb;
 	unsigned long long oom_kills;	/* /proc/vmstat oom_kill, grown */
 	int workers;
-	double bound_s;
+	double bound_s, fill_bound_s;
 	char watermarks[192];		/* what was changed, or not */
 	char cmd[256];			/* the load's command (last) */
 };
@@ -214,6 +223,7 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pr->floor_kb = rr_cfg.min_free_mb << 10;
 	pr->bound_s = RR_PRESSURE_MAX_S;
+	pr->fill_bound_s = RR_PRESSURE_FILL_S;
 	pr->min_free_kb = pr->min_avail_kb = ~0ULL;
 	err = rr_swappiness_set(why, len);
 	if (!err)
@@ -326,7 +336,8 @@ static void settle_free(void)
 	}
 }
 
-enum outcome { REACHED, PARTLY, MISSED, EMERGENCY, FAILED };
+enum outcome { REACHED, PARTLY, BOUND_PARTLY, MISSED, UNFILLED, EMERGENCY,
+	       FAILED };
 
 /* Loads a phase may start: the first, then top-ups. */
 #define MAX_LOADS 4
@@ -340,14 +351,17 @@ struct phase {
 
 /* The phase in words (how), counted; the trigger's return. */
 static int outcome(enum outcome out, const struct phase *ph,
-		   size_t present0, size_t last, uint64_t reach_ns,
+		   size_t present0, size_t last, uint64_t fill_ns,
+		   uint64_t reach_ns,
 		   bool probe_pass, const char *why, char *how, size_t len)
 {
 	struct figures *pr = figures_of(st.res);
 	static const char *const ends[] = {
 		[REACHED] = "the pattern was unmapped",
 		[PARTLY] = "no more of the pattern went for 3 s",
+		[BOUND_PARTLY] = "the bound passed with part of the pattern gone",
 		[MISSED] = "the bound passed before any of the pattern went",
+		[UNFILLED] = "free memory did not reach the low watermark within the fill bound",
 		[EMERGENCY] = "EMERGENCY: MemFree went below --min-free-mb",
 	};
 
@@ -356,18 +370,21 @@ static int outcome(enum outcome out, const struct phase *ph,
 		return -ECHILD;
 	}
 	snprintf(how, len,
-		 "stress-ng locked %llu MiB (%d load%s of %d workers); %zu of %zu resident pattern pages unmapped, the first after %.1f s; stopped: %s",
+		 "stress-ng locked %llu MiB (%d load%s of %d workers); the pressure began after %.1f s; %zu of %zu resident pattern pages unmapped, the first %.1f s into the pressure; stopped: %s",
 		 ph->bytes >> 20, ph->nloads, ph->nloads == 1 ? "" : "s",
-		 ph->workers, present0 - last, present0,
+		 ph->workers, (double)fill_ns / NSEC_PER_SEC,
+		 present0 - last, present0,
 		 (double)reach_ns / NSEC_PER_SEC, ends[out]);
 	switch (out) {
 	case REACHED:
 		pr->reached++;
 		return 0;
 	case PARTLY:
+	case BOUND_PARTLY:
 		pr->partly++;
 		return 0;
 	case MISSED:
+	case UNFILLED:
 		pr->missed++;
 		/*
 		 * With a victim writing the rmap lock, kswapd's walks back
@@ -392,8 +409,9 @@ static int add_load(struct phase *ph, unsigned long long bytes, char *why,
 	err = rr_memcg_cap(&st.cg, total + ((64ULL << 20) + total / 128));
 	if (!err)
 		err = rr_load_start(&ph->load[ph->nloads], &st.cg, bytes,
-				    ph->workers, RR_PRESSURE_MAX_S + 5, why,
-				    len);
+				    ph->workers,
+				    RR_PRESSURE_FILL_S + RR_PRESSURE_MAX_S + 5,
+				    why, len);
 	if (err)
 		return err;
 	ph->nloads++;
@@ -448,15 +466,30 @@ struct watch {
 	uint64_t t0, now;
 	uint64_t changed;		/* the pattern last shrank */
 	uint64_t ran_at;		/* kswapd last scanned */
-	uint64_t reach_ns;		/* until the pattern first shrank */
+	uint64_t pressed;		/* the pressure began; 0: not yet */
+	uint64_t reach_ns;		/* then until the pattern first shrank */
+	bool went;			/* the pattern shrank */
 	size_t present0, last;		/* pattern pages resident */
 	unsigned long long scan0, seen;	/* pgscan_kswapd */
 };
 
 /*
+ * The pressure begins when free memory is below the low watermark,
+ * kswapd scans or the pattern starts to go, whichever comes first.
+ */
+static void note_pressure(struct watch *wt, const struct rr_watermarks *w,
+			  unsigned long long free_kb, bool scanned)
+{
+	if (!wt->pressed && (scanned || wt->last < wt->present0 ||
+			     free_kb < w->low_kb + w->reserve_kb))
+		wt->pressed = wt->now;
+}
+
+/*
  * Watch a phase every 100 ms until the pattern is unmapped, stops
- * going, the bound passes, free memory falls below the floor or a load
- * fails; revive kswapd where it gave up. Returns how it ended.
+ * going, a bound passes (the fill's, or the pressure's), free memory
+ * falls below the floor or a load fails; revive kswapd where it gave up.
+ * Returns how it ended.
  */
 static enum outcome watch_phase(const struct rr_pattern *p,
 				struct phase *ph, const struct rr_watermarks *w,
@@ -465,6 +498,7 @@ static enum outcome watch_phase(const struct rr_pattern *p,
 {
 	unsigned long long free_kb = 0, scan = 0;
 	size_t present, swapped;
+	bool scanned;
 
 	for (;;) {
 		rr_sleep_ms(100);
@@ -476,26 +510,34 @@ static enum outcome watch_phase(const struct rr_pattern *p,
 		    top_up(ph, w, free_kb, wt->now, why, len))
 			return FAILED;
 		note_load();
+		scanned = !rr_read_keyed("/proc/vmstat", "pgscan_kswapd",
+					 &scan) && scan != wt->seen;
 		if (!rr_pattern_residency(p, &present, &swapped) &&
 		    present != wt->last) {
-			if (!wt->reach_ns)
-				wt->reach_ns = wt->now - wt->t0;
 			wt->last = present;
 			wt->changed = wt->now;
+		}
+		note_pressure(wt, w, free_kb, scanned);
+		if (wt->last < wt->present0 && !wt->went) {
+			wt->went = true;
+			wt->reach_ns = wt->now - wt->pressed;
 		}
 		if (!wt->last)
 			return REACHED;
 		if (wt->last < wt->present0 &&
 		    wt->now - wt->changed > STALL_MS * NSEC_PER_MSEC)
 			return PARTLY;
-		if (wt->now - wt->t0 > RR_PRESSURE_MAX_S * NSEC_PER_SEC)
-			return MISSED;
+		if (!wt->pressed &&
+		    wt->now - wt->t0 > RR_PRESSURE_FILL_S * NSEC_PER_SEC)
+			return UNFILLED;
+		if (wt->pressed &&
+		    wt->now - wt->pressed > RR_PRESSURE_MAX_S * NSEC_PER_SEC)
+			return wt->last < wt->present0 ? BOUND_PARTLY : MISSED;
 		/*
 		 * Below the low watermark and kswapd scans nothing: it gave
 		 * up (16 runs without progress) and must be revived.
 		 */
-		if (!rr_read_keyed("/proc/vmstat", "pgscan_kswapd", &scan) &&
-		    scan != wt->seen) {
+		if (scanned) {
 			wt->seen = scan;
 			wt->ran_at = wt->now;
 		} else if (free_kb < w->low_kb + w->reserve_kb &&
@@ -521,6 +563,10 @@ static void account_phase(struct figures *pr, const struct phase *ph,
 		pr->max_bytes = ph->bytes;
 	if (s > pr->max_s)
 		pr->max_s = s;
+	s = (double)((wt->pressed ? wt->pressed : wt->now) - wt->t0) /
+	    NSEC_PER_SEC;
+	if (s > pr->max_fill_s)
+		pr->max_fill_s = s;
 	if ((double)wt->reach_ns / NSEC_PER_SEC > pr->max_reach_s)
 		pr->max_reach_s = (double)wt->reach_ns / NSEC_PER_SEC;
 }
@@ -574,7 +620,8 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	lower_watermarks(pr);
 	settle();
 	account_phase(pr, &ph, &wt, oom0);
-	return outcome(out, &ph, wt.present0, wt.last, wt.reach_ns,
+	return outcome(out, &ph, wt.present0, wt.last,
+		       (wt.pressed ? wt.pressed : wt.now) - wt.t0, wt.reach_ns,
 		       ctx->probe_pass, why, how, len);
 }
 
@@ -604,10 +651,11 @@ static void summary(const struct rr_result *r, char *buf, size_t size)
 	}
 	/* the load */
 	o = snprintf(buf, size,
-		     "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; each phase at most %.0f s, the longest %.1f s, the pattern's first page unmapped after %.1f s at the latest; ",
+		     "%u phase%s (stress-ng vm workers locking memory, in their own memcg, oom_score_adj 1000): up to %llu MiB locked by %d workers; the pressure (below the low watermark, or kswapd scanning) began after %.1f s at the latest (bound %.0f s: filling memory is the machine's pace), lasted at most %.0f s, and the pattern's first page went %.1f s into it at the latest; the longest phase %.1f s; ",
 		     pr->phases, pr->phases == 1 ? "" : "s",
-		     pr->max_bytes >> 20, pr->workers, pr->bound_s, pr->max_s,
-		     pr->max_reach_s);
+		     pr->max_bytes >> 20, pr->workers, pr->max_fill_s,
+		     pr->fill_bound_s, pr->bound_s, pr->max_reach_s,
+		     pr->max_s);
 	/* how low memory went, and how the phases ended */
 	if (o < size)
 		o += snprintf(buf + o, size - o,
@@ -643,6 +691,8 @@ static void json(const struct rr_result *r, struct rr_json *j)
 	json_uint(j, "missed", pr->missed);
 	json_uint(j, "emergency_stops", pr->emergency);
 	json_num(j, "bound_s", pr->bound_s, 1);
+	json_num(j, "fill_bound_s", pr->fill_bound_s, 1);
+	json_num(j, "max_fill_s", pr->max_fill_s, 3);
 	json_num(j, "max_phase_s", pr->max_s, 3);
 	json_num(j, "max_reach_s", pr->max_reach_s, 3);
 	json_uint(j, "max_locked_bytes", pr->max_bytes);

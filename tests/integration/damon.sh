@@ -42,9 +42,14 @@ if [ ! -r $d/nr_kdamonds ] || [ "$(cat $d/nr_kdamonds)" != 0 ] ||
 	exit 0
 fi
 echo "# here: the damon trigger runs (nr_kdamonds 0, a walk-level probe)"
+# who walked each case, and what was measured: read when one fails
+jq -r '.cases[] | "# \(.name): walkers \(.walkers | tostring), count \(.latency_ms.count), reach \(.reach.text // "")"' \
+	"$work/d.json" 2>/dev/null | cut -c1-300
 assert_verdict "a verdict from measured figures" "$work/d.json" $rc
-assert_jq "the trigger was damon, and kdamond did the walks of every case" \
-	"$work/d.json" ".trigger.name == \"damon\" and (.cases | all(.walkers.kdamond > 0 and .latency_ms.count > 0 and .walkers.kdamond >= .latency_ms.count))"
+# Another walker may come by in the window (kswapd in a small guest):
+# counted apart, it may not outnumber kdamond.
+assert_jq "the trigger was damon, and kdamond did most walks of every case" \
+	"$work/d.json" ".trigger.name == \"damon\" and (.cases | all(.latency_ms.count > 0 and (.walkers | .kdamond > 0 and .kdamond >= .kswapd + .load + .ksmd + .other)))"
 assert_jq "every case's present frames were monitored (reach)" \
 	"$work/d.json" ".cases | all(.reach.pages_moved > 0 and (.reach.text | test(\"kdamond\")))"
 assert_jq "the victim's lock waits were recorded in every case" \
