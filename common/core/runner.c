@@ -94,6 +94,8 @@ static const struct rr_opt common_opts[] = {
 	  .min = 64, .max = 1 << 20 },
 	{ "bisect", OPT_FLAG, &rr_cfg.bisect, NULL,
 	  "exit with git bisect run's codes: 0 not reproduced (good), 1 reproduced (bad), 125 skip or error (this kernel cannot be judged), 128 a usage error (abort the bisection)" },
+	{ "parse-only", OPT_FLAG, &rr_cfg.parse_only, NULL,
+	  "check the options, and stop: exit 0 if they are valid, 2 (a usage error, said) if not. Nothing runs and nothing changes: run-all checks a preset's lines this way for every reproducer before it runs any" },
 	{ "quiet", OPT_FLAG, &rr_cfg.quiet, NULL,
 	  "no progress lines on stderr" },
 	RR_OPT_END
@@ -211,7 +213,21 @@ static bool check_label(const char *label, char *err, size_t len)
 static bool check_out(const char *dir, char *err, size_t len)
 {
 	struct stat st;
+	char copy[PATH_MAX];
+	int e;
 
+	if (stat(dir, &st) && rr_cfg.parse_only) {
+		/* would it be made? its parent must be a writable directory */
+		e = errno;
+		snprintf(copy, sizeof(copy), "%s", dir);
+		if (e == ENOENT && access(dirname(copy), W_OK | X_OK))
+			e = errno;
+		else if (e == ENOENT)
+			return true;
+		snprintf(err, len, "--out %s: cannot create it: %s", dir,
+			 strerror(e));
+		return false;
+	}
 	if (stat(dir, &st)) {
 		if (errno != ENOENT || mkdir(dir, 0755)) {
 			snprintf(err, len, "--out %s: cannot create it: %s",
@@ -788,6 +804,8 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (!parse(r, argc, argv, &code))
 		return code;
+	if (rr_cfg.parse_only)
+		return 0;
 	res = new_result(r, argc, argv);
 	if (!res)
 		return 2;

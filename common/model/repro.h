@@ -172,6 +172,7 @@ struct rr_config {
 	bool iterations;		/* a pass counting interval-tree steps */
 	bool quiet;
 	bool bisect;			/* exit with git bisect run's codes */
+	bool parse_only;		/* check the options, run nothing */
 };
 
 enum rr_format { RR_FMT_TEXT, RR_FMT_KTAP, RR_FMT_JSON };

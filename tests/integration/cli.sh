@@ -46,6 +46,12 @@ usage "--compact-node not a node" "not a node number" --compact-node x
 usage "a stray argument" "unexpected argument" extra
 usage "--swappiness above 200" "not a number from 0 to 200" --swappiness 300
 usage "--contents more than the filled pages" "more than the 512 filled pages" --contents 600
+usage "--parse-only refuses what a run would" "not a decimal number" --parse-only --pages banana
+# --parse-only with valid options: exit 0, no report, no --out made
+"$repro" --parse-only --pages 3000 --trigger reclaim --out "$work/po" \
+	>"$work/po.out" 2>"$work/po.err"
+assert "--parse-only: valid options exit 0, print nothing, make no --out" \
+	bash -c "[ $? = 0 ] && [ ! -s '$work/po.out' ] && [ ! -s '$work/po.err' ] && [ ! -e '$work/po' ]"
 # --bisect: git bisect run's codes (a usage error aborts the bisection,
 # a kernel that cannot be judged is skipped), asked for even after the
 # error

@@ -40,9 +40,15 @@ while [ $# -gt 0 ]; do
 	--bad) echo "$name: unknown option '--bad'" >&2
 	       echo "Try '$name --help'." >&2
 	       exit 2 ;;
+	--parse-only) parse_only=1; shift ;;
+	# valid to --parse-only, refused once running
+	--late-bad) [ -n "$parse_only" ] && { shift; continue; }
+		    echo "$name: cannot run with '--late-bad'" >&2
+		    exit 2 ;;
 	*) shift ;;
 	esac
 done
+[ -n "$parse_only" ] && exit 0
 sleeper=""
 restore() {
 	[ -n "$sleeper" ] && kill $sleeper
@@ -214,17 +220,17 @@ assert "and skipped the commit whose run was an error (125)" \
 	grep -q "^git bisect skip " "$work/bisect.out"
 fi
 
-# --- a reproducer that rejects its options ----------------------------
-printf -- '--runs 1\n[fb]\n--bad\n' >"$work/bad-opt.preset"
+# --- a reproducer that fails once running, without a report -----------
+printf -- '--runs 1\n[fb]\n--late-bad\n' >"$work/bad-opt.preset"
 "$ra" --preset "$work/bad-opt.preset" --out "$work/badopt" >/dev/null \
 	2>&1
 rc=$?
-assert "a reproducer's usage error: run-all exits 2" [ $rc = 2 ]
+assert "a reproducer's error without a report: run-all exits 2" [ $rc = 2 ]
 assert "the report quotes its reason (from its stderr)" \
 	bash -c "grep -q \"fb: no report; it said (parts/fb.stderr):\" '$work/badopt/report.txt' &&
-		 grep -q \"unknown option '--bad'\" '$work/badopt/report.txt'"
+		 grep -q \"cannot run with '--late-bad'\" '$work/badopt/report.txt'"
 assert "its stderr is kept in parts/fb.stderr" \
-	grep -q "unknown option '--bad'" "$work/badopt/parts/fb.stderr"
+	grep -q "cannot run with '--late-bad'" "$work/badopt/parts/fb.stderr"
 assert "results.ktap: not ok for it, with no result" \
 	grep -qx "not ok 2 fb" "$work/badopt/results.ktap"
 
@@ -263,6 +269,15 @@ printf -- '--runs 1\n[fa\n--pages 3\n' >"$work/p3.preset"
 bad "a broken section header" \
 	"$work/p3.preset:2: broken section header: [fa" \
 	--preset "$work/p3.preset"
+# an option value one reproducer refuses: refused before any runs
+# (fa would run first, and FAKE_ARGS would record it)
+printf -- '--runs 1\n[fb]\n--bad\n' >"$work/p4.preset"
+rm -f "$work/args".*
+FAKE_ARGS=$work/args bad "an option a reproducer refuses (its --parse-only)" \
+	"[fb] in $work/p4.preset: fb: unknown option '--bad'; nothing was run" \
+	--preset "$work/p4.preset" --only fa,fb
+assert "no reproducer ran before the refusal" \
+	bash -c "! ls '$work'/args.* 2>/dev/null"
 
 # --- one run-all at a time; a new directory for each -----------------
 FAKE_SLOW=3 "$ra" --preset quick --out "$work/first" >/dev/null \

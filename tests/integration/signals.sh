@@ -14,6 +14,27 @@
 
 # Job control: a background job keeps the default SIGINT disposition.
 set -m
+
+# "nohup make check &": SIGHUP comes ignored (nohup) and so does SIGINT
+# (a background job of a shell without job control); the reproducer
+# keeps an ignore it inherited. tests/run starts each test through
+# tests/helpers/sigdfl so that the signals below arrive.
+sigign() {	# SigIgn's SIGHUP (bit 0) and SIGINT (bit 1) of CMD
+	local m
+
+	m=$("$@" awk '$1 == "SigIgn:" { print $2 }' /proc/self/status \
+	    2>/dev/null)
+	echo $((0x$m & 3))
+}
+nohup_bg() {
+	bash -c 'nohup "$@" & wait' nohup_bg "$@"
+}
+assert "SIGINT and SIGHUP reach this test (tests/run: sigdfl)" \
+	[ "$(sigign)" = 0 ]
+assert "a nohup background job has them ignored" \
+	[ "$(sigign nohup_bg)" = 3 ]
+assert "sigdfl gives them back" \
+	[ "$(sigign nohup_bg "$top/build/tests/helpers/sigdfl")" = 0 ]
 export RMAP_REPRO_TEST_HOLD_MS=8000
 repro=$bin/ksm-mprotect-split
 long=(--runs 1 --pages 2000 --identical 64 --format json)
