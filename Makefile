@@ -103,6 +103,12 @@ check: deps-vm
 	$(MAKE) all
 	tests/run
 
+# The fault and kill matrices, soak and load (tests/chaos): longer than
+# make check, which runs their quick share (tests/integration/chaos.sh).
+chaos: deps-vm
+	$(MAKE) all
+	tests/run --chaos
+
 bench: deps
 	$(MAKE) all
 	scripts/bench
@@ -138,5 +144,5 @@ FORCE:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-.PHONY: FORCE all deps deps-vm run check bench clean install dist
+.PHONY: FORCE all deps deps-vm run check chaos bench clean install dist
 .SECONDARY:

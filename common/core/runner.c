@@ -467,6 +467,32 @@ static int supervise(pid_t child, const sigset_t *set, int *status,
 	return sig;
 }
 
+/*
+ * A stop signal that came during the restore (blocked there: a restore
+ * is never cut short): the run still dies of it, once restored, and its
+ * report says so. 0 if none came.
+ */
+static int stopped_in_restore(struct rr_result *res)
+{
+	struct timespec now = { 0 };
+	sigset_t set;
+	char was[sizeof(res->reason)];
+	int s;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	s = sigtimedwait(&set, NULL, &now);
+	if (s <= 0)
+		return 0;
+	snprintf(was, sizeof(was), "%s", res->reason);
+	rr_set_verdict(res, RR_ERROR,
+		       "interrupted by SIG%s during the restore, which was finished first; what the run found: %s",
+		       sigabbrev_np(s), was);
+	return s;
+}
+
 static int finish(const struct rr_repro *r, struct rr_result *res, int sig)
 {
 	if (res->nr_cases && r->sentence)
@@ -826,5 +852,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	    rr_read_keyed("/proc/vmstat", "oom_kill", &res->oom_kill_after))
 		res->oom_unknown = true;
 	restore(res);
+	if (!sig)
+		sig = stopped_in_restore(res);
 	return finish(r, res, sig);
 }

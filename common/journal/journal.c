@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "journal/journal.h"
 #include "lib/util.h"
 
@@ -207,6 +208,7 @@ int journal_begin(const char *who, char *why, size_t len)
 		close(journal_fd);
 	journal_fd = fd;
 	journal_forget();
+	journal_fault_begin();
 	/* A later boot must not undo what this boot's reboot undid. */
 	n = journal_record(J_BOOT, rr_boot_id(), "");
 	if (n)
@@ -256,13 +258,18 @@ static void unescape(char *s)
 	*o = '\0';
 }
 
-int journal_record(const char *op, const char *arg1, const char *arg2)
+/* counted: a change of its own (not the value of a knob just recorded) */
+static int record(const char *op, const char *arg1, const char *arg2,
+		  bool counted)
 {
 	char a1[PATH_MAX * 2], a2[PATH_MAX * 2], line[PATH_MAX * 5];
 	int n;
 
 	if (journal_fd < 0)
 		return -EBADF;
+	n = counted ? journal_fault(op, arg1 ? arg1 : "") : 0;
+	if (n)
+		return n;
 	escape(arg1 ? arg1 : "", a1, sizeof(a1));
 	escape(arg2 ? arg2 : "", a2, sizeof(a2));
 	n = snprintf(line, sizeof(line), "%s\t%s\t%s\n", op, a1, a2);
@@ -272,6 +279,11 @@ int journal_record(const char *op, const char *arg1, const char *arg2)
 	if (fdatasync(journal_fd) && errno != EINVAL)
 		return -errno;
 	return 0;
+}
+
+int journal_record(const char *op, const char *arg1, const char *arg2)
+{
+	return record(op, arg1, arg2, strcmp(op, J_BOOT));
 }
 
 static bool knob_journaled(const char *path)
@@ -303,6 +315,7 @@ int journal_knob_set_volatile(const char *path, const char *value)
 static int knob_set(const char *path, const char *value, bool checked)
 {
 	char raw[4096], cur[4096];
+	bool first;
 	int err;
 
 	err = rr_read_file(path, raw, sizeof(raw));
@@ -311,7 +324,8 @@ static int knob_set(const char *path, const char *value, bool checked)
 	rr_knob_value(raw, cur, sizeof(cur));
 	if (!strcmp(cur, value))
 		return 0;
-	if (!knob_journaled(path)) {
+	first = !knob_journaled(path);
+	if (first) {
 		if (nr_knobs_done == MAX_KNOBS)
 			return -ENOSPC;
 		err = journal_record(J_KNOB, path, cur);
@@ -321,10 +335,20 @@ static int knob_set(const char *path, const char *value, bool checked)
 		if (knobs_done[nr_knobs_done])
 			nr_knobs_done++;
 	}
-	/* What it will hold: a replay undoes only a value of ours. */
+	/*
+	 * What it will hold: a replay undoes only a value of ours. One
+	 * change with the J_KNOB just recorded, a change of its own after.
+	 */
 	if (checked)
-		err = journal_record(J_WROTE, path, value);
-	return err ? err : rr_write_file(path, value);
+		err = record(J_WROTE, path, value, !first);
+	if (!err) {
+		err = rr_write_file(path, value);
+		if (err) {
+			snprintf(raw, sizeof(raw), "%s = %s", path, value);
+			journal_refused(J_KNOB, raw, err);
+		}
+	}
+	return err;
 }
 
 /* ---- replay ---- */
@@ -486,6 +510,9 @@ static int undo(const struct record *recs, int n, int i,
 	const struct journal_undo *const *h;
 	int err;
 
+	/* a test hook: this kind's undo broken on purpose (fault.h) */
+	if (journal_undo_broken(r->op))
+		return 0;
 	if (!strcmp(r->op, J_KNOB)) {
 		err = undo_knob(r->a1, r->a2, last_wrote(recs, n, i, r->a1),
 				verbose);

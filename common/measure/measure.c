@@ -329,7 +329,8 @@ static int trigger_once(struct body *b, struct firing *fi)
 	 * so that a test can signal a run there on any kernel, however
 	 * short its walks. Not timed: the clock starts after it.
 	 */
-	if (fi->pass == RR_PASS_PROBE && hold)
+	if (fi->pass == RR_PASS_PROBE && hold &&
+	    !getenv("RMAP_REPRO_TEST_HOLD_AT"))
 		rr_sleep_ms(atoi(hold));
 	tick = rr_ticker_start(phase);
 	/* what an error says comes from this firing, not an earlier one */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "journal/journal.h"
 #include "lib/util.h"
 #include "mm/memcg.h"
@@ -232,6 +233,7 @@ int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 	if (bytes == RR_RECLAIM_ALL)
 		bytes = usage;
 	if (cg->ver == RR_MEMCG_V2) {
+		rr_test_hold("trigger reclaim: before memory.reclaim");
 		file_of(cg, "memory.reclaim", path, sizeof(path));
 		snprintf(v, sizeof(v), "%llu", bytes);
 		err = rr_write_file(path, v);
@@ -244,6 +246,8 @@ int rr_memcg_reclaim(const struct rr_memcg *cg, unsigned long long bytes,
 	file_of(cg, "memory.limit_in_bytes", path, sizeof(path));
 	snprintf(v, sizeof(v), "%llu", limit);
 	err = rr_write_file(path, v);
+	/* a test's signal, the limit still low (fault.h) */
+	rr_test_hold("trigger reclaim: memcg limit lowered");
 	/* Lift the limit at once: nothing else may run against it. */
 	err2 = rr_write_file(path, "-1");
 	snprintf(how, len,

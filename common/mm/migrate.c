@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "journal/fault.h"
 #include "lib/util.h"
 #include "mm/migrate.h"
 
@@ -114,6 +115,8 @@ int rr_migrate_pages_pid(int pid, void **pages, size_t n, size_t batch,
 			err = e;
 		one.calls = 1;
 		rr_migrate_stats_add(st, &one);
+		/* a test's signal, with some pages moved (fault.h) */
+		rr_test_hold("trigger migrate: after a move_pages() batch");
 	}
 out:
 	free(status);

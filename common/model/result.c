@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "journal/fault.h"
 #include "lib/util.h"
 #include "model/repro.h"
 #include "model/result.h"
@@ -75,10 +76,20 @@ void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
 {
 	va_list ap;
 
+	const char *refused = journal_refusal();
+	size_t o;
+
 	r->verdict = v;
 	va_start(ap, fmt);
 	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
 	va_end(ap);
+	/* an error after a refused change names it, once */
+	o = strlen(r->reason);
+	if (v == RR_ERROR && refused[0] && !strstr(r->reason, refused) &&
+	    o < sizeof(r->reason))
+		snprintf(r->reason + o, sizeof(r->reason) - o,
+			 " (the last change refused in the run: %s)",
+			 refused);
 }
 
 double rr_case_trigger_s(const struct rr_case_result *c)

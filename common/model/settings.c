@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "journal/fault.h"
 #include "model/repro.h"
 #include "probe/probe.h"
 
@@ -31,4 +32,6 @@ void rr_phase(struct rr_result *res, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(res->phase, sizeof(res->phase), fmt, ap);
 	va_end(ap);
+	/* a test may hold the run here, for its signal (fault.h) */
+	rr_test_hold(res->phase);
 }

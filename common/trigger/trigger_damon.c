@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "lib/util.h"
 #include "mm/damon.h"
 #include "model/repro.h"
@@ -91,6 +92,8 @@ static int monitor(const struct rr_damon_range *r, size_t nr, int *pid,
 	*pid = rr_damon_pid();
 	if (*pid > 0)
 		rr_tasks_add(RR_TASK_KDAMOND, *pid);
+	/* a test's signal, kdamond on (fault.h) */
+	rr_test_hold("trigger damon: kdamond on");
 	rr_sleep_ms((unsigned int)damon_ms);
 	t0 = rr_now_ns();
 	err = rr_damon_state(false);

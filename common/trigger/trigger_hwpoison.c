@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "lib/util.h"
 #include "mm/hwpoison.h"
 #include "model/repro.h"
@@ -216,6 +217,8 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 			most = ms;
 		if (ctx->calls)
 			rr_samples_add(ctx->calls, ms);
+		/* a test's signal, a frame poisoned (fault.h) */
+		rr_test_hold("trigger hwpoison: after a frame");
 	}
 	ctx->moved += done;
 	ctx->failed += failed;

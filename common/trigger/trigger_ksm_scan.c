@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "mm/ksm.h"
@@ -157,6 +158,8 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		snprintf(how, len, "cannot start ksmd: %s", strerror(-err));
 		return err;
 	}
+	/* a test's signal, ksmd scanning (fault.h) */
+	rr_test_hold("trigger ksm-scan: ksmd on");
 	for (;;) {
 		rr_sleep_ms(10);
 		if (!ksmd_stat(&state, &cpu1)) {

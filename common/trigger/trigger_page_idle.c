@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "mm/pageflags.h"
@@ -110,6 +111,9 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		}
 		marked++;
 		idle += was_idle;
+		/* a test's signal, half the frames marked (fault.h) */
+		if (i == n / 2)
+			rr_test_hold("trigger page-idle: half marked");
 	}
 	close(fd);
 	free(pfn);

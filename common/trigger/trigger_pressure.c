@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "journal/journal.h"
 #include "lib/util.h"
 #include "mm/pressure.h"
@@ -610,6 +611,8 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	pr->no_counters = rr_read_keyed("/proc/vmstat", "pgscan_kswapd",
 					&wt.scan0) != 0;
 	wt.seen = wt.scan0;
+	/* a test's signal, the load running (fault.h) */
+	rr_test_hold("trigger pressure: the load started");
 	wt.t0 = wt.changed = wt.ran_at = wt.now = rr_now_ns();
 	wt.last = wt.present0;
 	out = watch_phase(p, &ph, &w, pr, &wt, why, sizeof(why));

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "journal/fault.h"
 #include "lib/util.h"
 #include "mm/hwpoison.h"
 #include "model/result.h"
@@ -81,6 +82,8 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	for (i = 0; !err && i < n; i++) {
 		if (!madvise(f[i].addr, rr_page_size(), MADV_SOFT_OFFLINE)) {
 			moved++;
+			/* a test's signal, a frame retired (fault.h) */
+			rr_test_hold("trigger soft-offline: after a frame");
 			continue;
 		}
 		failed++;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "journal/fault.h"
 #include "journal/journal.h"
 #include "lib/util.h"
 
@@ -601,6 +602,70 @@ static void test_begin_refuses_failed_replay(void)
 	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
 }
 
+/*
+ * The fault hook: the Nth change is refused as the kernel would, before
+ * it is recorded or made; a knob's first value and its record are one
+ * change; every change is listed, also with N=0 (count only).
+ */
+static void test_fail_nth_change(void)
+{
+	char a[128], b[128], list[1024];
+	struct rr_replay st;
+
+	setup();
+	put("knob_a", "1");
+	put("knob_b", "2");
+	path(a, sizeof(a), "knob_a");
+	path(b, sizeof(b), "knob_b");
+	setenv("RMAP_REPRO_TEST_FAIL_CHANGE", "3", 1);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
+	CHECK_EQ(journal_knob_set(a, "10"), 0);		/* change 1 */
+	CHECK_EQ(journal_knob_set(a, "11"), 0);		/* change 2 */
+	CHECK_EQ(journal_knob_set(b, "20"), -EINVAL);	/* 3: refused */
+	CHECK_STR(get("knob_b"), "2");			/* not made */
+	CHECK_EQ(count_records(), 1);			/* nor recorded */
+	CHECK_EQ(journal_record(J_CGROUP, "/nowhere", ""), 0);	/* 4 */
+	path(list, sizeof(list), "test-changes");
+	CHECK_EQ(rr_read_file(list, list, sizeof(list)), 0);
+	CHECK_CONTAINS(list, "1\tknob\t");
+	CHECK_CONTAINS(list, "2\twrote\t");
+	CHECK_CONTAINS(list, "3\tknob\t");
+	CHECK_CONTAINS(list, "4\tcgroup\t/nowhere");
+	CHECK(!strstr(list, "5\t"));
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_STR(get("knob_a"), "1");
+	/* count only: nothing refused, the list starts again */
+	setenv("RMAP_REPRO_TEST_FAIL_CHANGE", "0", 1);
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
+	CHECK_EQ(journal_knob_set(b, "21"), 0);
+	path(list, sizeof(list), "test-changes");
+	CHECK_EQ(rr_read_file(list, list, sizeof(list)), 0);
+	CHECK_CONTAINS(list, "1\tknob\t");
+	CHECK(!strstr(list, "2\t"));
+	CHECK_EQ(journal_fault_errno(J_CGROUP), ENOSPC);
+	CHECK_EQ(journal_fault_errno(J_SWAPON), EBUSY);
+	unsetenv("RMAP_REPRO_TEST_FAIL_CHANGE");
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	CHECK_STR(get("knob_b"), "2");
+}
+
+/* A broken undo (the test hook) leaves its change: what chaos must see. */
+static void test_broken_undo(void)
+{
+	char a[128];
+	struct rr_replay st;
+
+	setup();
+	put("knob_a", "1");
+	path(a, sizeof(a), "knob_a");
+	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
+	CHECK_EQ(journal_knob_set(a, "7"), 0);
+	setenv("RMAP_REPRO_TEST_BREAK_UNDO", "knob", 1);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
+	unsetenv("RMAP_REPRO_TEST_BREAK_UNDO");
+	CHECK_STR(get("knob_a"), "7");
+}
+
 TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
 	  T(test_undo_table), T(test_reverse_order),
 	  T(test_bracketed_value), T(test_empty_original),
@@ -610,4 +675,5 @@ TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
 	  T(test_volatile_knob), T(test_list_compare), T(test_other_boot),
 	  T(test_begin_replays_leftover), T(test_lock),
 	  T(test_lock_inherited), T(test_unpoison_undo),
-	  T(test_begin_refuses_failed_replay))
+	  T(test_begin_refuses_failed_replay), T(test_fail_nth_change),
+	  T(test_broken_undo))

@@ -29,10 +29,11 @@ for which in unfixed fixed; do
 	# plumbing (signals, faults, the kernel log) and the walks that are
 	# not KSM's (ksmd's scans, the other kinds' walks). What does not
 	# depend on the kernel at all runs on the host only: the command
-	# line, a pattern beyond vm.max_map_count. pressure.sh runs in a
-	# guest of its own (vmpressure.sh).
+	# line, a pattern beyond vm.max_map_count, chaos.sh's subset (make
+	# chaos runs its guest's share: tests/chaos/vmchaos.sh). pressure.sh
+	# runs in a guest of its own (vmpressure.sh).
 	mapfile -t run < <(printf '%s\n' "${names[@]}" |
-		grep -vxE 'pressure|cli|patterns')
+		grep -vxE 'pressure|cli|patterns|chaos')
 	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${run[@]}" |
 		grep -vxE 'test_.*|ksmd|signals|faults|kmsg|kinds')
 	# at least the results of the tests it runs there, roughly

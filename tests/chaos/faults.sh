@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fail the Nth change: for each reproducer (its quick options) and each
+# trigger it takes, a counting run lists the journaled changes it makes
+# (RMAP_REPRO_TEST_FAIL_CHANGE=0), then one run per change N fails the
+# Nth as the kernel would refuse it. Each must end in an error (exit 2,
+# verdict error) whose reason names what failed, leave no journal, and
+# leave the machine and the user's own state (tests/lib/chaos.sh) as
+# before. Prints its figures: pairs, fault points tried, diffs.
+. "$(dirname "$0")/../lib/integration.sh"
+. "$top/tests/lib/chaos.sh"
+
+user_setup
+trap user_teardown EXIT
+tried=0
+pairs=0
+skipped=0
+while read -r r t; do
+	mapfile -t opts < <(chaos_opts "$r")
+	opts+=(--runs 1 --format json)
+	[ "$t" = auto ] || opts+=(--trigger "$t")
+	before=$(chaos_snapshot)
+	RMAP_REPRO_TEST_FAIL_CHANGE=0 "$bin/$r" "${opts[@]}" \
+		>"$work/count.json" 2>"$work/count.err"
+	rc=$?
+	if [ $rc = 4 ] || [ $rc = 2 ]; then
+		# this kernel cannot run it (a skip), or it cannot run at all:
+		# still nothing may be left
+		skipped=$((skipped + 1))
+		echo "# $r --trigger $t: exit $rc, $(jq -r .reason "$work/count.json" 2>/dev/null | head -c 150)"
+		same "$r --trigger $t (exit $rc)" "$before" &&
+			ok "$r --trigger $t: exit $rc, nothing left"
+		continue
+	fi
+	pairs=$((pairs + 1))
+	m=$(wc -l <"$state/test-changes" 2>/dev/null || echo 0)
+	same "$r --trigger $t: the counting run" "$before" &&
+		ok "$r --trigger $t: $m journaled changes, all undone"
+	[ -n "${CHAOS_MAX_N:-}" ] && [ "$m" -gt "$CHAOS_MAX_N" ] &&
+		m=$CHAOS_MAX_N
+	cp "$state/test-changes" "$work/changes"
+	for ((n = 1; n <= m; n++)); do
+		what=$(awk -F'\t' -v n=$n '$1 == n { print $2 " " $3 }' \
+			"$work/changes")
+		RMAP_REPRO_TEST_FAIL_CHANGE=$n "$bin/$r" "${opts[@]}" \
+			>"$work/f.json" 2>"$work/f.err"
+		rc=$?
+		tried=$((tried + 1))
+		reason=$(jq -r '.reason // ""' "$work/f.json" 2>/dev/null)
+		desc="$r --trigger $t, change $n ($what) refused"
+		if ! grep -q "RMAP_REPRO_TEST_FAIL_CHANGE=$n: change $n" \
+		   "$work/f.err"; then
+			# the run went another way and made fewer changes:
+			# nothing refused, a run as any other
+			desc="$desc: never reached"
+		fi
+		if same "$desc" "$before"; then
+			# named: its kind and path (a pid in it aside)
+			if [ $rc = 2 ] && [[ "$reason" == *"${what%-[0-9]*}"* ]] &&
+			   [ ! -e "$state/journal" ]; then
+				ok "$desc: exit 2 naming it, the machine as before"
+			elif [[ "$desc" == *"never reached" ]] &&
+			     [ $rc != 2 ]; then
+				ok "$desc: exit $rc, the machine as before"
+			else
+				not_ok "$desc: exit 2 with a reason" \
+					"rc=$rc reason='$reason'" \
+					"$(grep -v '^  ' "$work/f.err" | tail -3)"
+			fi
+		fi
+		echo "# $r $t $n: rc=$rc $what: $(echo "$reason" | head -c 160)"
+	done
+done < <(chaos_pairs)
+echo "# here: figures: $pairs pairs run, $skipped skipped here, $tried fault points tried, $diffs diffs"
+assert "fault points were tried" [ $tried -gt 0 ]
+finish

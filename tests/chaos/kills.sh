@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kill at every phase, inside the work: for each reproducer and trigger
+# of the matrix, a listing run names the points it passes
+# (RMAP_REPRO_TEST_HOLD_AT=list: its phases, and the places inside each
+# trigger's work where the kernel is mid-change, such as a memcg limit
+# still lowered or some pages moved). The run is then held at each point
+# in turn and gets SIGINT, SIGTERM, its own --timeout, or SIGKILL
+# followed by scripts/restore. After each: no journal, the machine and
+# the user's own state as before. Prints its figures: kills per signal,
+# points per trigger, diffs. The points of the later cases repeat the
+# first case's: only the first case's are held.
+. "$(dirname "$0")/../lib/integration.sh"
+. "$top/tests/lib/chaos.sh"
+
+set -m		# a job of its own: the default SIGINT disposition
+user_setup
+trap user_teardown EXIT
+kills=0
+declare -A per_sig=()
+signals=(INT TERM timeout KILL)
+
+# first-case points only; the quick subset (and, at TCG's pace, a
+# guest's): setup's first, the trigger's own (inside its work), and the
+# restore
+pick_points() {
+	local few=$quick
+
+	grep -qw rmap_repro.vm /proc/cmdline && few=1
+	awk '!seen[$0]++' "$1" | awk -v quick="$few" '
+		/^case / { c = $2; if (first == "") first = c
+			   if (c != first) next }
+		quick != 1 { print; next }
+		/^setup: / && !s++ { print; next }
+		/^trigger / || /^restore$/ { print }'
+}
+
+# kill_at NAME TRIGGER POINT SIGNAL OPTS...
+kill_at() {
+	local r=$1 t=$2 p=$3 sig=$4 pid rc t0 before reached=1 desc tmo=()
+
+	shift 4
+	before=$(chaos_snapshot)
+	desc="$r --trigger $t, $sig at '$p'"
+	if [ "$sig" = timeout ]; then
+		# the run's own timeout falls inside a long hold
+		export RMAP_REPRO_TEST_HOLD_MS=60000
+		tmo=(--timeout "${reach_s[$p]:-30}")
+	else
+		export RMAP_REPRO_TEST_HOLD_MS=${CHAOS_HOLD_MS:-4000}
+	fi
+	t0=$SECONDS
+	RMAP_REPRO_TEST_HOLD_AT=$p "$bin/$r" "$@" "${tmo[@]}" \
+		>"$work/k.json" 2>"$work/k.err" &
+	pid=$!
+	if [ "$sig" = timeout ]; then
+		wait $pid
+		rc=$?
+		grep -q "test hook: holding at $p" "$work/k.err" || reached=0
+	else
+		wait_for "$work/k.err" "test hook: holding at $p for" 180 ||
+			reached=0
+		reach_s[$p]=$((SECONDS - t0 + 5))
+		sleep 0.3
+		kill -$sig $pid 2>/dev/null
+		wait $pid
+		rc=$?
+	fi
+	wait_unlocked
+	if [ "$sig" = KILL ]; then
+		"$top/scripts/restore" >"$work/k.restore" 2>&1
+	fi
+	kills=$((kills + 1))
+	per_sig[$sig]=$((${per_sig[$sig]:-0} + 1))
+	if [ $reached = 0 ]; then
+		not_ok "$desc: the run reached the point" "rc=$rc" \
+			"$(tail -3 "$work/k.err")"
+		same "$desc" "$before"
+		return
+	fi
+	same "$desc" "$before" || return
+	if [ -e "$state/journal" ]; then
+		not_ok "$desc: no journal left"
+	elif [ $rc = 0 ] || [ $rc = 1 ]; then
+		# the signal (or timeout) came too late: nothing to judge
+		not_ok "$desc: the run ended by the $sig" "rc=$rc"
+	else
+		ok "$desc: exit $rc, the machine as before"
+	fi
+}
+
+declare -A reach_s=()
+while read -r r t; do
+	mapfile -t opts < <(chaos_opts "$r")
+	opts+=(--runs 1 --format json)
+	[ "$t" = auto ] || opts+=(--trigger "$t")
+	before=$(chaos_snapshot)
+	RMAP_REPRO_TEST_HOLD_AT=list "$bin/$r" "${opts[@]}" \
+		>"$work/list.json" 2>"$work/list.err"
+	rc=$?
+	if [ $rc = 4 ] || [ $rc = 2 ]; then
+		echo "# $r --trigger $t: exit $rc, $(jq -r .reason "$work/list.json" 2>/dev/null | head -c 150)"
+		continue
+	fi
+	mapfile -t points < <(pick_points "$state/test-holds")
+	echo "# $r --trigger $t: ${#points[@]} points: ${points[*]}"
+	reach_s=()
+	for p in "${points[@]}"; do
+		for sig in "${signals[@]}"; do
+			[ "$sig" = timeout ] && [ -z "${reach_s[$p]:-}" ] &&
+				continue
+			# the timeout stops the measuring; a restore is
+			# never cut short, so none can fall inside it
+			[ "$sig" = timeout ] && [ "$p" = restore ] && continue
+			kill_at "$r" "$t" "$p" "$sig" "${opts[@]}"
+		done
+	done
+done < <(chaos_pairs)
+figs=()
+for sig in "${signals[@]}"; do
+	figs+=("$sig ${per_sig[$sig]:-0}")
+done
+echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')), $diffs diffs"
+assert "kills were tried" [ $kills -gt 0 ]
+finish

@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the chaos tests (tests/chaos, make chaos): what a user has
+# on the machine before a run, the runs a matrix makes, and its figures.
+# Sourced after integration.sh, not run.
+#
+# CHAOS_QUICK=1: the short subset make check runs (the flagship, the
+# trigger this kernel gives it by default). CHAOS_MAX_N caps the fault
+# points tried per run (the test of the matrix itself).
+
+state=${RMAP_REPRO_STATE_DIR:-/run/rmap-repro}
+quick=${CHAOS_QUICK:-0}
+diffs=0			# runs after which the machine was not as before
+
+# The reproducers, small: the quick preset's lines (a first look), one
+# run, so that a matrix of hundreds of runs fits in minutes.
+chaos_opts() {
+	awk -v name="$1" '
+		{ sub(/#.*/, "") }
+		/^[ \t]*$/ { next }
+		/^[ \t]*\[.*\][ \t]*$/ { sec = $0; gsub(/[][ \t]/, "", sec); next }
+		sec == "" || sec == name { print }
+	' "$top/configs/quick.preset" | tr -s ' \t' '\n' | grep -v '^$'
+	case $1 in
+	ksm-mprotect-split|madvise-split)
+		# the quick preset's 20,000 pages, cut to 2,000
+		printf '%s\n' --pages 2000 --identical 64 ;;
+	esac
+}
+
+# The reproducers and triggers of the matrix: "NAME TRIGGER" lines. A
+# trigger the reproducer refuses (--parse-only) is not a pair; one this
+# kernel cannot run shows as a SKIP of the counting run.
+chaos_pairs() {
+	local r t
+
+	if [ "$quick" = 1 ]; then
+		echo "ksm-mprotect-split auto"
+		return
+	fi
+	# In a guest of the shared test kernel (vmchaos.sh): the triggers
+	# the host lacks, each with the reproducer built for it (TCG's pace).
+	if grep -qw rmap_repro.vm /proc/cmdline; then
+		printf '%s\n' "ksm-mprotect-split migrate" \
+			"ksm-mprotect-split page-idle" \
+			"ksm-memory-failure hwpoison" \
+			"ksm-mremap soft-offline"
+		return
+	fi
+	for r in $(ls "$top"/reproducers/*.c | xargs -n1 basename |
+		   sed 's/\.c$//'); do
+		for t in ${CHAOS_TRIGGERS:-auto reclaim compact migrate \
+			 soft-offline hwpoison page-idle damon ksm-scan pressure}; do
+			"$bin/$r" --parse-only --trigger "$t" \
+				$(chaos_opts "$r") >/dev/null 2>&1 &&
+				echo "$r $t"
+		done
+	done
+}
+
+# ---- the user's own state, set up before and checked after every run ----
+
+user_cg=""
+user_inst=""
+user_zram=""
+user_thp=""
+user_pid=""
+user_ksm_run=""
+
+# user_setup: what a kernel developer may have running: their process
+# with KSM-merged pages (ksmd on), their own zram swap, tracefs instance
+# and memory cgroup with a limit, a THP setting of theirs. Each is said
+# (a "# user:" line) or skipped with the reason.
+user_setup() {
+	local t=/sys/kernel/tracing v1=/sys/fs/cgroup/memory id
+
+	user_ksm_run=$(cat /sys/kernel/mm/ksm/run 2>/dev/null)
+	if [ -w /sys/kernel/mm/ksm/run ]; then
+		echo 1 >/sys/kernel/mm/ksm/run
+		"$top/build/tests/helpers/ksm-holder" 256 3600 \
+			>"$work/holder.out" 2>&1 &
+		user_pid=$!
+		wait_for "$work/holder.out" "ready\|timeout" 60
+		echo "# user: ksmd on, pid $user_pid with $(user_merged) merged pages"
+	fi
+	if [ -e /sys/class/zram-control/hot_add ] && command -v mkswap \
+	   >/dev/null && [ "$(wc -l </proc/swaps)" = 1 ]; then
+		id=$(cat /sys/class/zram-control/hot_add)
+		if echo 64M >/sys/block/zram$id/disksize &&
+		   mkswap /dev/zram$id >/dev/null 2>&1 &&
+		   swapon -p 5 /dev/zram$id; then
+			user_zram=$id
+			echo "# user: swap on /dev/zram$id"
+		else
+			echo "$id" >/sys/class/zram-control/hot_remove
+		fi
+	fi
+	if ! grep -q " $t tracefs " /proc/mounts; then
+		mount -t tracefs nodev $t && user_tracefs=1
+	fi
+	if mkdir "$t/instances/user-chaos-$$" 2>/dev/null; then
+		user_inst=$t/instances/user-chaos-$$
+		echo "# user: tracefs instance ${user_inst##*/}"
+	fi
+	if [ -d $v1 ]; then
+		user_cg=$v1/user-chaos-$$
+	elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		user_cg=/sys/fs/cgroup/user-chaos-$$
+	fi
+	if [ -n "$user_cg" ] && mkdir "$user_cg"; then
+		if [ -d $v1 ]; then
+			echo $((512 << 20)) >"$user_cg/memory.limit_in_bytes"
+		else
+			echo $((512 << 20)) >"$user_cg/memory.max"
+		fi
+		echo "# user: memory cgroup ${user_cg##*/}, limit 512 MiB"
+	else
+		user_cg=""
+	fi
+	v=/sys/kernel/mm/transparent_hugepage/defrag
+	if [ -w $v ]; then
+		user_thp=$(sed 's/.*\[\(.*\)\].*/\1/' $v)
+		echo defer >$v && echo "# user: THP defrag defer (was $user_thp)"
+	fi
+}
+
+user_merged() {
+	cat /proc/$user_pid/ksm_merging_pages 2>/dev/null || echo 0
+}
+
+# What of the user's state a run must leave: one fact per line.
+user_state() {
+	[ -n "$user_pid" ] && {
+		echo "user ksm run=$(cat /sys/kernel/mm/ksm/run)"
+		[ "$(user_merged)" -gt 0 ] && echo "user ksm pages merged"
+	}
+	[ -n "$user_zram" ] && grep "^/dev/zram$user_zram " /proc/swaps |
+		awk '{ print "user swap " $1 " prio " $5 }'
+	[ -n "$user_inst" ] && [ -d "$user_inst" ] && echo "user instance"
+	[ -n "$user_cg" ] && for f in memory.limit_in_bytes memory.max; do
+		[ -r "$user_cg/$f" ] && echo "user cgroup $f=$(cat "$user_cg/$f")"
+	done
+	[ -n "$user_thp" ] &&
+		echo "user thp $(cat /sys/kernel/mm/transparent_hugepage/defrag)"
+	return 0
+}
+
+user_teardown() {
+	[ -n "$user_pid" ] && { kill "$user_pid"; wait "$user_pid"; } 2>/dev/null
+	[ -n "$user_ksm_run" ] && echo "$user_ksm_run" >/sys/kernel/mm/ksm/run
+	if [ -n "$user_zram" ]; then
+		swapoff /dev/zram$user_zram
+		echo 1 >/sys/block/zram$user_zram/reset
+		echo "$user_zram" >/sys/class/zram-control/hot_remove
+	fi
+	[ -n "$user_inst" ] && rmdir "$user_inst"
+	[ -n "${user_tracefs:-}" ] && umount /sys/kernel/tracing
+	[ -n "$user_cg" ] && rmdir "$user_cg"
+	[ -n "$user_thp" ] &&
+		echo "$user_thp" >/sys/kernel/mm/transparent_hugepage/defrag
+	return 0
+}
+
+# The whole state: the suite's snapshot, and the user's.
+chaos_snapshot() {
+	snapshot | grep -v '^ksm/pages_\(shared\|sharing\)='
+	user_state
+}
+
+# same DESC BEFORE: the machine is as before (a diff counted, and shown).
+same() {
+	local now
+
+	now=$(chaos_snapshot)
+	if [ "$now" != "$2" ]; then
+		diffs=$((diffs + 1))
+		not_ok "$1: the machine is as before" \
+			$(diff <(echo "$2") <(echo "$now") | head -10 | tr ' ' '_')
+		return 1
+	fi
+	return 0
+}
