@@ -49,8 +49,11 @@ chaos_pairs() {
 	fi
 	for r in $(ls "$top"/reproducers/*.c | xargs -n1 basename |
 		   sed 's/\.c$//'); do
+		# pressure's phases take a minute or more each: the
+		# flagship's alone
 		for t in ${CHAOS_TRIGGERS:-auto reclaim compact migrate \
-			 soft-offline hwpoison page-idle damon ksm-scan pressure}; do
+			 soft-offline hwpoison page-idle damon ksm-scan \
+			 $([ "$r" = ksm-mprotect-split ] && echo pressure)}; do
 			"$bin/$r" --parse-only --trigger "$t" \
 				$(chaos_opts "$r") >/dev/null 2>&1 &&
 				echo "$r $t"
@@ -66,6 +69,9 @@ user_zram=""
 user_thp=""
 user_pid=""
 user_ksm_run=""
+user_kprobe=""
+user_kprobe_fn=do_sys_openat2
+user_sharing=0
 
 # user_setup: what a kernel developer may have running: their process
 # with KSM-merged pages (ksmd on), their own zram swap, tracefs instance
@@ -74,7 +80,12 @@ user_ksm_run=""
 user_setup() {
 	local t=/sys/kernel/tracing v1=/sys/fs/cgroup/memory id
 
+	# a test stopped by a signal still gives the user's state back
+	# (the EXIT trap runs on exit, not on a signal's default action)
+	trap 'exit 130' INT
+	trap 'exit 143' TERM HUP
 	user_ksm_run=$(cat /sys/kernel/mm/ksm/run 2>/dev/null)
+	user_sharing=$(cat /sys/kernel/mm/ksm/pages_sharing 2>/dev/null)
 	if [ -w /sys/kernel/mm/ksm/run ]; then
 		echo 1 >/sys/kernel/mm/ksm/run
 		"$top/build/tests/helpers/ksm-holder" 256 3600 \
@@ -101,6 +112,15 @@ user_setup() {
 	if mkdir "$t/instances/user-chaos-$$" 2>/dev/null; then
 		user_inst=$t/instances/user-chaos-$$
 		echo "# user: tracefs instance ${user_inst##*/}"
+	fi
+	# a kprobe event of theirs, where the kernel has kprobe events
+	if [ -w $t/kprobe_events ] &&
+	   echo "p:user_chaos/user_probe $user_kprobe_fn" \
+		>>$t/kprobe_events 2>/dev/null; then
+		user_kprobe=1
+		echo "# user: kprobe event user_chaos/user_probe on $user_kprobe_fn"
+	else
+		echo "# user: no kprobe event (no kprobe_events here)"
 	fi
 	if [ -d $v1 ]; then
 		user_cg=$v1/user-chaos-$$
@@ -137,6 +157,8 @@ user_state() {
 	[ -n "$user_zram" ] && grep "^/dev/zram$user_zram " /proc/swaps |
 		awk '{ print "user swap " $1 " prio " $5 }'
 	[ -n "$user_inst" ] && [ -d "$user_inst" ] && echo "user instance"
+	[ -n "$user_kprobe" ] &&
+		grep "user_chaos/user_probe" /sys/kernel/tracing/kprobe_events
 	[ -n "$user_cg" ] && for f in memory.limit_in_bytes memory.max; do
 		[ -r "$user_cg/$f" ] && echo "user cgroup $f=$(cat "$user_cg/$f")"
 	done
@@ -146,13 +168,25 @@ user_state() {
 }
 
 user_teardown() {
-	[ -n "$user_pid" ] && { kill "$user_pid"; wait "$user_pid"; } 2>/dev/null
+	local f=/sys/kernel/mm/ksm/pages_sharing i
+
+	if [ -n "$user_pid" ]; then
+		{ kill "$user_pid"; wait "$user_pid"; } 2>/dev/null
+		# ksmd drops the gone pages from its counters only as it
+		# runs: until they are as before (10 s at most), so that
+		# the tests after find them as they were
+		for ((i = 0; i < 100 && $(cat $f) != user_sharing; i++)); do
+			sleep 0.1
+		done
+	fi
 	[ -n "$user_ksm_run" ] && echo "$user_ksm_run" >/sys/kernel/mm/ksm/run
 	if [ -n "$user_zram" ]; then
 		swapoff /dev/zram$user_zram
 		echo 1 >/sys/block/zram$user_zram/reset
 		echo "$user_zram" >/sys/class/zram-control/hot_remove
 	fi
+	[ -n "$user_kprobe" ] && echo "-:user_chaos/user_probe" \
+		>>/sys/kernel/tracing/kprobe_events
 	[ -n "$user_inst" ] && rmdir "$user_inst"
 	[ -n "${user_tracefs:-}" ] && umount /sys/kernel/tracing
 	[ -n "$user_cg" ] && rmdir "$user_cg"

@@ -32,9 +32,11 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--label) name=$2; shift 2 ;;
 	--pages) pages=$2; shift 2 ;;
+	--parse-only) parse_only=1; shift ;;
 	*) shift ;;
 	esac
 done
+[ -n "${parse_only:-}" ] && exit 0
 mkdir -p "$out"
 jq -n --arg n "$name" --argjson p "$pages" '
 	def c($c; $ms): {name: $c, probe: "rmap-tp",
