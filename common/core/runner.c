@@ -429,30 +429,39 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
  * Wait for the child, a signal, or the timeout. Returns the signal that
  * interrupted the run (0 if none); *timed_out tells the timeout.
  */
+/* When the run began (after its options): --timeout counts from here. */
+static uint64_t run_began;
+
 static int supervise(pid_t child, const sigset_t *set, int *status,
 		     bool *timed_out)
 {
-	uint64_t deadline = rr_now_ns() + rr_cfg.timeout_s * NSEC_PER_SEC;
+	uint64_t deadline = run_began + rr_cfg.timeout_s * NSEC_PER_SEC;
 	struct rr_progress prog;
 	struct timespec ts = { .tv_sec = 1 };
 	siginfo_t si;
 	int sig = 0, s;
 
 	*timed_out = false;
+	/*
+	 * The child's end first: a stop signal still pending then is taken
+	 * after the restore (stopped_in_restore), never dropped here. The
+	 * deadline before the wait: it may have passed before the child
+	 * began (the run's start counts).
+	 */
 	for (;;) {
-		s = sigtimedwait(set, &si, &ts);
 		if (waitpid(child, status, WNOHANG) == child)
 			return 0;
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			sig = s;
-			rr_msg("%s: stopping the run and restoring",
-			       strsignal(s));
-			break;
-		}
 		if (rr_now_ns() > deadline) {
 			*timed_out = true;
 			rr_msg("timeout after %llu s: stopping the run and restoring",
 			       rr_cfg.timeout_s);
+			break;
+		}
+		s = sigtimedwait(set, &si, &ts);
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			sig = s;
+			rr_msg("%s: stopping the run and restoring",
+			       strsignal(s));
 			break;
 		}
 	}
@@ -832,6 +841,8 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		return code;
 	if (rr_cfg.parse_only)
 		return 0;
+	/* the lock, the journal and the checks before the child count too */
+	run_began = rr_now_ns();
 	res = new_result(r, argc, argv);
 	if (!res)
 		return 2;

@@ -16,6 +16,7 @@ trap user_teardown EXIT
 tried=0
 pairs=0
 skipped=0
+errors=()
 while read -r r t; do
 	mapfile -t opts < <(chaos_opts "$r")
 	opts+=(--runs 1 --format json)
@@ -25,9 +26,14 @@ while read -r r t; do
 		>"$work/count.json" 2>"$work/count.err"
 	rc=$?
 	if [ $rc = 4 ] || [ $rc = 2 ]; then
-		# this kernel cannot run it (a skip), or it cannot run at all:
+		# this kernel cannot run it (a skip), or the run failed
+		# without a refusal (an error, counted apart and named):
 		# still nothing may be left
-		skipped=$((skipped + 1))
+		if [ $rc = 4 ]; then
+			skipped=$((skipped + 1))
+		else
+			errors+=("$r --trigger $t")
+		fi
 		echo "# $r --trigger $t: exit $rc, $(jq -r .reason "$work/count.json" 2>/dev/null | head -c 150)"
 		same "$r --trigger $t (exit $rc)" "$before" &&
 			ok "$r --trigger $t: exit $rc, nothing left"
@@ -72,6 +78,6 @@ while read -r r t; do
 		echo "# $r $t $n: rc=$rc $what: $(echo "$reason" | head -c 160)"
 	done
 done < <(chaos_pairs)
-echo "# here: figures: $pairs pairs run, $skipped skipped here, $tried fault points tried, $diffs diffs"
+echo "# here: figures: $pairs pairs run, $skipped skipped here, ${#errors[@]} ended in an error without a fault${errors:+ (${errors[*]})}, $tried fault points tried, $diffs diffs"
 assert "fault points were tried" [ $tried -gt 0 ]
 finish

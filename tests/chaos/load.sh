@@ -18,16 +18,18 @@ opts+=(--runs 1 --format json --out "$work/l")
 mb=$(awk '$1 == "MemAvailable:" { m = int($2 / 1024 / 4);
 	  print (m > 4096 ? 4096 : m) }' /proc/meminfo)
 before=$(chaos_snapshot)
-stress-ng --cpu 0 --vm 1 --vm-bytes "${mb}m" --vm-keep --timeout 600s \
-	>"$work/load.out" 2>&1 &
+# a process group of its own: the workers go with it
+setsid stress-ng --cpu 0 --vm 1 --vm-bytes "${mb}m" --vm-keep \
+	--timeout 600s >"$work/load.out" 2>&1 &
 load=$!
 sleep 3
 "$bin/ksm-mprotect-split" "${opts[@]}" >"$work/l.json" 2>"$work/l.err"
 rc=$?
-kill $load
+kill -TERM -- -"$load" 2>/dev/null
 wait $load 2>/dev/null
-for ((i = 0; i < 50; i++)); do
+for ((i = 0; i < 300; i++)); do
 	grep -l "^stress-ng" /proc/[0-9]*/comm >/dev/null 2>&1 || break
+	[ $i = 100 ] && kill -KILL -- -"$load" 2>/dev/null
 	sleep 0.1
 done
 echo "# load: stress-ng --cpu 0 --vm 1 --vm-bytes ${mb}m; the run: exit $rc, $(jq -r '.verdict + ": " + .reason' "$work/l.json" 2>/dev/null | head -c 200)"

@@ -20,7 +20,7 @@ objects() {
 	echo "zram $(ls -d /sys/block/zram* 2>/dev/null | wc -l)"
 	echo "instances $(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)"
 	echo "cgroups $(find /sys/fs/cgroup -maxdepth 8 -type d 2>/dev/null | wc -l)"
-	echo "dynamic_events $(wc -l </sys/kernel/tracing/dynamic_events 2>/dev/null || echo 0)"
+	echo "dynamic_events $(cat /sys/kernel/tracing/dynamic_events 2>/dev/null | wc -l)"
 	echo "swaps $(($(wc -l </proc/swaps) - 1))"
 	[ -e "$state/journal" ] && echo "journal left"
 	return 0
