@@ -197,6 +197,8 @@ user_teardown() {
 	[ -n "$user_cg" ] && rmdir "$user_cg"
 	[ -n "$user_thp" ] &&
 		echo "$user_thp" >/sys/kernel/mm/transparent_hugepage/defrag
+	# the hooks' lists (fault.h): nothing of the tests stays behind
+	rm -f "$state/test-changes" "$state/test-holds"
 	return 0
 }
 
