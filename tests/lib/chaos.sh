@@ -8,6 +8,8 @@
 # trigger this kernel gives it by default). CHAOS_MAX_N caps the fault
 # points tried per run (the test of the matrix itself).
 
+. "$top/scripts/lib/preset.sh"
+
 state=${RMAP_REPRO_STATE_DIR:-/run/rmap-repro}
 quick=${CHAOS_QUICK:-0}
 diffs=0			# runs after which the machine was not as before
@@ -15,12 +17,7 @@ diffs=0			# runs after which the machine was not as before
 # The reproducers, small: the quick preset's lines (a first look), one
 # run, so that a matrix of hundreds of runs fits in minutes.
 chaos_opts() {
-	awk -v name="$1" '
-		{ sub(/#.*/, "") }
-		/^[ \t]*$/ { next }
-		/^[ \t]*\[.*\][ \t]*$/ { sec = $0; gsub(/[][ \t]/, "", sec); next }
-		sec == "" || sec == name { print }
-	' "$top/configs/quick.preset" | tr -s ' \t' '\n' | grep -v '^$'
+	preset_words "$top/configs/quick.preset" "$1"
 	case $1 in
 	ksm-mprotect-split|madvise-split)
 		# the quick preset's 20,000 pages, cut to 2,000
