@@ -17,11 +17,15 @@
 #include "journal/journal.h"
 #include "lib/util.h"
 
-static const char *changes_path(void)
+#define CHANGES "test-changes"
+#define HOLDS "test-holds"
+
+/* A hook's list in the state directory (one in use at a time). */
+static const char *state_file(const char *name)
 {
 	static char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/test-changes", rr_state_dir());
+	snprintf(path, sizeof(path), "%s/%s", rr_state_dir(), name);
 	return path;
 }
 
@@ -34,14 +38,6 @@ static bool hooked(long *n)
 		return false;
 	*n = (long)u;
 	return true;
-}
-
-static const char *holds_path(void)
-{
-	static char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/test-holds", rr_state_dir());
-	return path;
 }
 
 #define REFUSAL_BYTES 512
@@ -73,9 +69,9 @@ void journal_fault_begin(void)
 		refusal[0] = '\0';
 
 	if (hooked(&n))
-		unlink(changes_path());
+		unlink(state_file(CHANGES));
 	if (getenv("RMAP_REPRO_TEST_HOLD_AT"))
-		unlink(holds_path());
+		unlink(state_file(HOLDS));
 }
 
 /* What a kernel says when it refuses a change of that kind. */
@@ -95,7 +91,7 @@ static long listed(void)
 	char buf[4096];
 	long lines = 0;
 	ssize_t got;
-	int fd = open(changes_path(), O_RDONLY | O_CLOEXEC);
+	int fd = open(state_file(CHANGES), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
@@ -116,7 +112,7 @@ int journal_fault(const char *op, const char *what)
 		return 0;
 	n = listed() + 1;
 	len = snprintf(line, sizeof(line), "%ld\t%s\t%s\n", n, op, what);
-	fd = open(changes_path(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	fd = open(state_file(CHANGES), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 		  0644);
 	if (fd >= 0) {
 		if (write(fd, line, len) != len)
@@ -149,7 +145,7 @@ void rr_test_hold(const char *point)
 
 	if (!at)
 		return;
-	f = fopen(holds_path(), "ae");
+	f = fopen(state_file(HOLDS), "ae");
 	if (f) {
 		fprintf(f, "%s\n", point);
 		fclose(f);

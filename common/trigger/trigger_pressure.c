@@ -474,6 +474,12 @@ struct watch {
 	unsigned long long scan0, seen;	/* pgscan_kswapd */
 };
 
+/* How long the load took to fill memory: until the pressure, or now. */
+static uint64_t fill_ns(const struct watch *wt)
+{
+	return (wt->pressed ? wt->pressed : wt->now) - wt->t0;
+}
+
 /*
  * The pressure begins when free memory is below the low watermark,
  * kswapd scans or the pattern starts to go, whichever comes first.
@@ -564,8 +570,7 @@ static void account_phase(struct figures *pr, const struct phase *ph,
 		pr->max_bytes = ph->bytes;
 	if (s > pr->max_s)
 		pr->max_s = s;
-	s = (double)((wt->pressed ? wt->pressed : wt->now) - wt->t0) /
-	    NSEC_PER_SEC;
+	s = (double)fill_ns(wt) / NSEC_PER_SEC;
 	if (s > pr->max_fill_s)
 		pr->max_fill_s = s;
 	if ((double)wt->reach_ns / NSEC_PER_SEC > pr->max_reach_s)
@@ -624,7 +629,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	settle();
 	account_phase(pr, &ph, &wt, oom0);
 	return outcome(out, &ph, wt.present0, wt.last,
-		       (wt.pressed ? wt.pressed : wt.now) - wt.t0, wt.reach_ns,
+		       fill_ns(&wt), wt.reach_ns,
 		       ctx->probe_pass, why, how, len);
 }
 

@@ -15,22 +15,13 @@ runs=${CHAOS_SOAK_RUNS:-100}
 mapfile -t opts < <(chaos_opts ksm-mprotect-split)
 opts+=(--runs 1 --format json)
 
-# kernel objects a run makes: each must come back to its count
-objects() {
-	echo "zram $(ls -d /sys/block/zram* 2>/dev/null | wc -l)"
-	echo "instances $(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)"
-	echo "cgroups $(find /sys/fs/cgroup -maxdepth 8 -type d 2>/dev/null | wc -l)"
-	echo "dynamic_events $(cat /sys/kernel/tracing/dynamic_events 2>/dev/null | wc -l)"
-	echo "swaps $(($(wc -l </proc/swaps) - 1))"
-	[ -e "$state/journal" ] && echo "journal left"
-	return 0
-}
 files() {
 	awk '{ print $1 - $2 }' /proc/sys/fs/file-nr
 }
 
+# what a run may change (zram, swap, cgroups, instances, dynamic
+# events, the journal, knobs): as before after each run
 before=$(chaos_snapshot)
-objs0=$(objects)
 rss=()
 fnr=()
 bad=0
@@ -41,10 +32,11 @@ for ((i = 1; i <= runs; i++)); do
 	rc=$?
 	rss+=("$(tail -1 "$work/rss")")
 	fnr+=("$(files)")
-	if [ $rc -gt 1 ] || [ "$(objects)" != "$objs0" ]; then
+	now=$(chaos_snapshot)
+	if [ $rc -gt 1 ] || [ "$now" != "$before" ]; then
 		bad=$((bad + 1))
 		echo "# run $i: exit $rc; $(jq -r .reason "$work/s.json" 2>/dev/null | head -c 200)"
-		diff <(echo "$objs0") <(objects) | sed 's/^/# /'
+		diff <(echo "$before") <(echo "$now") | sed 's/^/# /'
 	fi
 	[ $((i % 10)) = 0 ] && echo "# soak: $i of $runs runs" >&2
 done
