@@ -572,7 +572,11 @@ static int prepare(struct body *b, struct rr_case_result *c,
 		err = b->ops.merge(b->r, p, &c->ksm, why, len);
 		c->merge_s += secs(rr_now_ns() - t1);
 		if (!err && c->ksm.merging_pages <= 0) {
-			snprintf(why, len, "KSM merged no page");
+			snprintf(why, len,
+				 "KSM merged no page: ksmd made %llu full scans in %.1f s; pages_shared %llu, pages_sharing %llu",
+				 c->ksm.merge_scans,
+				 (double)c->ksm.merge_ns / NSEC_PER_SEC,
+				 c->ksm.pages_shared, c->ksm.pages_sharing);
 			err = -EAGAIN;
 		}
 	}

@@ -227,5 +227,9 @@ int rr_ksm_merge(unsigned long long expected, struct rr_ksm_counters *c,
 		snprintf(why, len, "KSM: %s", strerror(-err));
 	if (!err)
 		err = rr_ksm_read(c);
+	/* for a reason if nothing merged: how far ksmd got */
+	c->merge_scans = c->full_scans - scans0;
+	c->merge_ns = rr_now_ns() - (deadline -
+		      rr_ksm_opts.merge_timeout_s * NSEC_PER_SEC);
 	return err;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/opts.h"
 
@@ -33,6 +34,8 @@ struct rr_ksm_counters {
 	unsigned long long full_scans;
 	unsigned long long max_page_sharing;
 	long long merging_pages;	/* this process; -1 if unknown */
+	unsigned long long merge_scans;	/* full scans rr_ksm_merge waited */
+	uint64_t merge_ns;		/* and how long */
 };
 
 bool rr_ksm_available(void);

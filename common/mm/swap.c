@@ -177,20 +177,28 @@ bool rr_swap_active(struct rr_swap *s)
 	char line[512], dev[256], type[32];
 	unsigned long long size, used;
 	bool found = false;
+	int prio;
 	FILE *f = fopen("/proc/swaps", "re");
 
 	if (!f)
 		return false;
+	if (s)
+		memset(s, 0, sizeof(*s));
 	/* Header line first; then "Filename Type Size Used Priority". */
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %31s %llu %llu", dev, type, &size,
-			   &used) != 4)
+		if (sscanf(line, "%255s %31s %llu %llu %d", dev, type, &size,
+			   &used, &prio) != 5)
 			continue;
 		if (s && !found) {
-			memset(s, 0, sizeof(*s));
 			snprintf(s->dev, sizeof(s->dev), "%s", dev);
-			s->size_kb = size;
-			s->used_kb = used;
+			s->top_prio = prio;
+		}
+		if (s) {
+			s->size_kb += size;
+			s->used_kb += used;
+			if (prio > s->top_prio)
+				s->top_prio = prio;
+			s->devices++;
 		}
 		found = true;
 	}
@@ -215,6 +223,25 @@ bool rr_swap_zram_possible(char *why, size_t len)
 		return true;
 	snprintf(why, len, "no swap is active and zram is not available (%s missing)",
 		 HOT_ADD);
+	return false;
+}
+
+bool rr_swap_possible(unsigned long long mb, char *why, size_t len)
+{
+	struct rr_swap had;
+	char zram[192];
+
+	if (rr_swap_active(&had) && had.size_kb - had.used_kb >= mb << 10)
+		return true;
+	if (rr_swap_zram_possible(zram, sizeof(zram)))
+		return true;
+	if (had.devices)
+		snprintf(why, len,
+			 "the active swap has %llu MiB free, under the %llu MiB the run needs (--swap-mb), and %s",
+			 (had.size_kb - had.used_kb) >> 10, mb,
+			 strstr(zram, "and ") ? strstr(zram, "and ") + 4 : zram);
+	else
+		snprintf(why, len, "%s", zram);
 	return false;
 }
 
@@ -252,9 +279,31 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	char id[16], path[128], size[32], ident[96];
 	int err;
 
-	if (rr_swap_active(s))
-		return 0;
+	struct rr_swap had;
+	int flags = 0, prio = -1;
+
+	/*
+	 * Swap the machine already has serves when it has room for what the
+	 * run swaps out. A small or full one (the user's 64 MiB zram, say)
+	 * would be filled by the first pages reclaim takes, and the pattern
+	 * would never go: the suite then adds its own, used before theirs
+	 * (a higher priority), so that their swap is left as it was where
+	 * the run's own suffices.
+	 */
+	if (rr_swap_active(&had)) {
+		if (had.size_kb - had.used_kb >= mb << 10) {
+			*s = had;
+			return 0;
+		}
+		prio = had.top_prio < 0 ? 0 : had.top_prio + 1;
+		if (prio > SWAP_FLAG_PRIO_MASK)
+			prio = SWAP_FLAG_PRIO_MASK;
+		flags = SWAP_FLAG_PREFER | (prio << SWAP_FLAG_PRIO_SHIFT);
+	}
 	memset(s, 0, sizeof(*s));
+	s->beside = had.devices;
+	s->beside_free_kb = had.size_kb - had.used_kb;
+	s->top_prio = prio;
 	err = load_zram(why, len);
 	if (err)
 		return err;
@@ -295,7 +344,7 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	snprintf(ident + strlen(ident), sizeof(ident) - strlen(ident),
 		 " disksize=%llu", mb << 20);
 	err = journal_record(J_SWAPON, s->dev, ident);
-	if (!err && swapon(s->dev, 0))
+	if (!err && swapon(s->dev, flags))
 		err = -errno;
 	if (err)
 		snprintf(why, len, "swapon %s: %s", s->dev, strerror(-err));
@@ -304,10 +353,23 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 
 void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s (%s%llu MiB, %s)", s->dev,
-		 strncmp(s->dev, "/dev/zram", 9) ? "" : "zram, ",
-		 s->size_kb >> 10,
-		 s->created ? "created for the run" : "already active");
+	if (!s->created) {
+		snprintf(buf, size, "%s (%s%llu MiB, %llu MiB free, already active%s)",
+			 s->dev, strncmp(s->dev, "/dev/zram", 9) ? "" : "zram, ",
+			 s->size_kb >> 10, (s->size_kb - s->used_kb) >> 10,
+			 s->devices > 1 ? "; the sizes of all active swap" :
+			 "");
+		return;
+	}
+	if (!s->beside) {
+		snprintf(buf, size, "%s (zram, %llu MiB, created for the run)",
+			 s->dev, s->size_kb >> 10);
+		return;
+	}
+	snprintf(buf, size,
+		 "%s (zram, %llu MiB, created for the run; the active swap had too little room, %llu MiB free: this one is used first, priority %d)",
+		 s->dev, s->size_kb >> 10, s->beside_free_kb >> 10,
+		 s->top_prio);
 }
 
 static int undo_module_rec(const char *name, const char *unused,

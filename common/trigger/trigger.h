@@ -219,6 +219,8 @@ extern const struct rr_opt rr_swap_opts[];
 extern const char rr_reclaim_backs_off_why[];
 bool rr_swap_opts_valid(char *err, size_t len);
 int rr_swappiness_set(char *why, size_t len);
+/* Swap with room for --swap-mb, or a zram swap the run can make. */
+bool rr_swap_available(char *why, size_t len);
 int rr_swap_setup(struct rr_result *res, char *why, size_t len);
 
 /* The entry of a trigger, NULL for auto or out of range. */

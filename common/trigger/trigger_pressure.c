@@ -113,7 +113,7 @@ static bool available(char *why, size_t len)
 	}
 	if (rr_memcg_detect(mnt, sizeof(mnt), why, len) == RR_MEMCG_NONE)
 		return false;
-	if (!rr_swap_active(NULL) && !rr_swap_zram_possible(why, len))
+	if (!rr_swap_available(why, len))
 		return false;
 	return rr_bracket_available(RR_BR_LRU_BATCH, why, len);
 }

@@ -61,7 +61,7 @@ static bool available(char *why, size_t len)
 
 	if (rr_memcg_detect(mnt, sizeof(mnt), why, len) == RR_MEMCG_NONE)
 		return false;
-	if (!rr_swap_active(NULL) && !rr_swap_zram_possible(why, len))
+	if (!rr_swap_available(why, len))
 		return false;
 	return rr_bracket_available(RR_BR_MEMCG_RECLAIM, why, len);
 }
@@ -125,6 +125,11 @@ int rr_swappiness_set(char *why, size_t len)
 		snprintf(why, len, "vm.swappiness %s: %s", swappiness,
 			 strerror(-err));
 	return err;
+}
+
+bool rr_swap_available(char *why, size_t len)
+{
+	return rr_swap_possible(swap_mb, why, len);
 }
 
 int rr_swap_setup(struct rr_result *res, char *why, size_t len)

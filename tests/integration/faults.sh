@@ -182,14 +182,27 @@ if reclaim_possible && [ "$(wc -l </proc/swaps)" -le 1 ] &&
 	before=$(snapshot)
 	uid=$(cat /sys/class/zram-control/hot_add)
 	echo 64M >/sys/block/zram$uid/disksize
-	mkswap "/dev/zram$uid" >/dev/null 2>&1 && swapon "/dev/zram$uid"
+	mkswap "/dev/zram$uid" >/dev/null 2>&1 && swapon -p 5 "/dev/zram$uid"
 	mid=$(snapshot)
-	"$repro" "${small[@]}" --trigger reclaim --format json \
-		>"$work/reuse.json" 2>"$work/reuse.err"
-	assert_jq "a swap already on is used, and the report says so" \
+	"$repro" "${small[@]}" --trigger reclaim --swap-mb 32 \
+		--format json >"$work/reuse.json" 2>"$work/reuse.err"
+	assert_jq "a swap already on with room for --swap-mb is used, and the report says so" \
 		"$work/reuse.json" \
 		".trigger.swap | test(\"^/dev/zram$uid .*already active\")"
 	assert_same "it is still on afterwards, nothing else changed" \
+		"$mid" "$(snapshot)"
+	# too small for the run (64 MiB under --swap-mb 256): the pattern
+	# would wait behind whatever fills it; the run adds its own, ahead
+	# of the user's by priority, and removes it
+	"$repro" "${small[@]}" --trigger reclaim --swap-mb 256 \
+		--format json >"$work/beside.json" 2>"$work/beside.err"
+	assert_jq "a swap with too little room gets one of the run's beside it, used first" \
+		"$work/beside.json" \
+		".trigger.swap | test(\"^/dev/zram[0-9]+ .*created for the run; the active swap had too little room\") and (startswith(\"/dev/zram$uid \") | not)"
+	assert_jq "and the run's swap took a priority above the user's" \
+		"$work/beside.json" \
+		".trigger.swap | test(\"priority 6\\\\)\")"
+	assert_same "the user's swap is still on, nothing else changed" \
 		"$mid" "$(snapshot)"
 	swapoff "/dev/zram$uid"
 	echo 1 >/sys/block/zram$uid/reset
