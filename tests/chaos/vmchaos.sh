@@ -5,7 +5,9 @@
 # trigger: the shared unfixed 6.12 test kernel under QEMU (vm-run
 # --check), where migrate, page-idle, hwpoison and soft-offline run
 # (tests/lib/chaos.sh: chaos_pairs in a guest). The guest's own results
-# are this test's: its figures lines are repeated here.
+# are this test's: its figures lines are repeated here, and its lines
+# shown as they come ("# guest: faults: ... ok 3 ...", with
+# tests/run --stream).
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! command -v qemu-system-x86_64 >/dev/null ||
@@ -17,9 +19,12 @@ fi
 kernel=$(test_kernel unfixed)
 "$top/scripts/vm-run" --kernel "$kernel" \
 	--config "$(test_kernel_config "$kernel")" --check \
-	--out "$work/vm" --timeout 5400 -- --chaos faults kills \
-	>"$work/vm.out" 2>"$work/vm.err"
+	--out "$work/vm" --timeout 5400 -- --stream --chaos faults kills \
+	>"$work/vm.out" 2> >(tee "$work/vm.err" |
+		grep --line-buffered -E '^guest: (faults|kills): \.\.\. ' |
+		sed -u 's/^guest: /# guest: /')
 rc=$?
+wait
 last=$(tail -1 "$work/vm/check.log" 2>/dev/null)
 grep -E '^(faults|kills): # here: figures' "$work/vm/check.log" |
 	sed 's/^\([a-z]*\): # here: /# here: \1 in the guest: /'
