@@ -88,7 +88,8 @@ int rr_kprobe_create_fmt(const char *event, const char *func, bool ret,
 	snprintf(path, sizeof(path), "%s/%s", RR_KPROBE_GROUP, event);
 	err = journal_record(J_DYNEVENT, path, tracefs_tracing_dir());
 	if (err) {
-		snprintf(why, len, "journal: %s", strerror(-err));
+		snprintf(why, len, "cannot create %s on %s: journal: %s",
+			 path, func, strerror(-err));
 		return err;
 	}
 	ev = ret ? tracefs_kretprobe_alloc(RR_KPROBE_GROUP, event, func, fmt,

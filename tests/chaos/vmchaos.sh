@@ -20,9 +20,9 @@ kernel=$(test_kernel unfixed)
 "$top/scripts/vm-run" --kernel "$kernel" \
 	--config "$(test_kernel_config "$kernel")" --check \
 	--out "$work/vm" --timeout 5400 -- --stream --chaos faults kills \
-	>"$work/vm.out" 2> >(tee "$work/vm.err" | while IFS= read -r l; do
+	2> >(tee "$work/vm.err" | while IFS= read -r l; do
 		[[ "$l" =~ ^guest:\ (faults|kills):\ \.\.\.\  ]] && echo "# $l"
-	done)
+	done) >"$work/vm.out"
 rc=$?
 wait
 last=$(tail -1 "$work/vm/check.log" 2>/dev/null)
