@@ -12,7 +12,8 @@
 # diffs. The points of the later cases repeat the first case's: only the
 # first case's are held; every one for the flagship under each trigger,
 # the setup's first, the trigger's own and the restore for the others
-# (with their own trigger: the phases are the same code).
+# (with their own trigger: the phases are the same code). Then run-all,
+# its group signalled while its reproducer is held (runall_kill).
 . "$(dirname "$0")/../lib/integration.sh"
 . "$top/tests/lib/chaos.sh"
 
@@ -110,6 +111,9 @@ while read -r r t; do
 		continue
 	fi
 	mapfile -t points < <(pick_points "$state/test-holds" "$r")
+	# the flagship's own trigger's points, for run-all's kills below
+	[ "$r" = ksm-mprotect-split ] && [ "$t" = auto ] &&
+		cp "$state/test-holds" "$work/ra-points"
 	echo "# $r --trigger $t: ${#points[@]} points: ${points[*]}"
 	reach_s=()
 	for p in "${points[@]}"; do
@@ -123,8 +127,75 @@ while read -r r t; do
 		done
 	done
 done < <(chaos_pairs)
+# run-all: a signal to its process group (as a terminal's ^C sends) or
+# a SIGKILL of the group, while its reproducer is held inside the
+# trigger's work or in its restore. run-all must return only once the
+# machine is restored (checked at the moment it returns), with 128 + the
+# signal; after SIGKILL, scripts/restore puts it back. Not in a guest:
+# vm-run's own are vm.sh's (tests/vm).
+runall_kill() {
+	local p=$1 sig=$2 pid rc before desc="run-all, SIG$2 to its group at '$1'"
+
+	before=$(chaos_snapshot)
+	RMAP_REPRO_TEST_HOLD_AT=$p RMAP_REPRO_TEST_HOLD_MS=${CHAOS_HOLD_MS:-4000} \
+		"$top/scripts/run-all" --preset quick --only ksm-mprotect-split \
+		--out "$work/ra" -- "${ra_opts[@]}" \
+		>"$work/ra.out" 2>"$work/ra.err" &
+	pid=$!		# set -m: a job of its own, its pid its group
+	if ! wait_for "$work/ra.err" "test hook: holding at $p for" 180; then
+		kill -TERM -- -$pid 2>/dev/null
+		wait $pid
+		wait_unlocked
+		not_ok "$desc: the run reached the point" \
+			"$(tail -3 "$work/ra.err")"
+		same "$desc" "$before"
+		return
+	fi
+	sleep 0.3
+	kill -$sig -- -$pid
+	wait $pid
+	rc=$?
+	kills=$((kills + 1))
+	per_sig[run-all $sig]=$((${per_sig[run-all $sig]:-0} + 1))
+	if [ $sig = KILL ]; then
+		wait_unlocked
+		"$top/scripts/restore" >"$work/ra.restore" 2>&1
+	elif pgrep -f "$bin/ksm-mprotect-split" >/dev/null; then
+		# returned before its reproducer had finished restoring
+		not_ok "$desc: run-all returned after its reproducer" \
+			"$(pgrep -af "$bin/ksm-mprotect-split")"
+		wait_unlocked
+	fi
+	same "$desc: at the moment it returned" "$before" || return
+	if [ -e "$state/journal" ]; then
+		not_ok "$desc: no journal left"
+	elif [ $sig != KILL ] && [ $rc != $((128 + $(kill -l $sig))) ]; then
+		not_ok "$desc: exit 128 + SIG$sig" "rc=$rc"
+	else
+		ok "$desc: exit $rc, the machine as before"
+	fi
+}
+
+if ! grep -qw rmap_repro.vm /proc/cmdline &&
+   [ -e "$work/ra-points" ]; then
+	mapfile -t ra_opts < <(chaos_opts ksm-mprotect-split)
+	ra_opts+=(--runs 1)
+	mapfile -t points < <(grep -E '^trigger |^restore$' "$work/ra-points" |
+		awk '!seen[$0]++')
+	ra_sigs=(INT TERM HUP KILL)
+	[ "$quick" = 1 ] && ra_sigs=(TERM) && points=("${points[0]}")
+	echo "# run-all: ${#points[@]} points: ${points[*]}"
+	for p in "${points[@]}"; do
+		for sig in "${ra_sigs[@]}"; do
+			runall_kill "$p" "$sig"
+		done
+	done
+fi
+
 figs=()
-for sig in "${signals[@]}"; do
+for sig in "${signals[@]}" "run-all INT" "run-all TERM" "run-all HUP" \
+	   "run-all KILL"; do
+	[[ "$sig" == run-all* ]] && [ -z "${per_sig[$sig]:-}" ] && continue
 	figs+=("$sig ${per_sig[$sig]:-0}")
 done
 echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')), $diffs diffs"
