@@ -14,6 +14,7 @@
 #include "mm/sysinfo.h"
 
 #define HOT_ADD "/sys/class/zram-control/hot_add"
+#define HOT_REMOVE "/sys/class/zram-control/hot_remove"
 
 /* ---- undo (registered in journal/undo.c) and the ids it checks ---- */
 
@@ -117,7 +118,7 @@ static int undo_zram(const char *id, const char *ident, bool verbose)
 	err = rr_write_file(path, "1");
 	if (err)
 		return err;
-	err = rr_write_file("/sys/class/zram-control/hot_remove", id);
+	err = rr_write_file(HOT_REMOVE, id);
 	if (!err && verbose)
 		rr_msg("removed /dev/zram%s", id);
 	return err;
@@ -313,13 +314,21 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	 * leave an empty, unused zram device behind (no swap on it).
 	 */
 	err = rr_read_file(HOT_ADD, id, sizeof(id));
+	if (err) {
+		snprintf(why, len, "zram hot_add: %s", strerror(-err));
+		return err;
+	}
 	/* Its identity: a replay must never reset a device made later. */
-	if (!err)
-		err = zram_ident(id, ident, sizeof(ident));
+	err = zram_ident(id, ident, sizeof(ident));
 	if (!err)
 		err = journal_record(J_ZRAM, id, ident);
 	if (err) {
-		snprintf(why, len, "zram hot_add: %s", strerror(-err));
+		/*
+		 * Not journaled, so no undo will remove it: the device
+		 * was made a moment ago and is unused; remove it now.
+		 */
+		rr_write_file(HOT_REMOVE, id);
+		snprintf(why, len, "zram hot_add: journal: %s", strerror(-err));
 		return err;
 	}
 	snprintf(s->dev, sizeof(s->dev), "/dev/zram%s", id);
