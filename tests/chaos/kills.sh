@@ -21,7 +21,8 @@ set -m		# a job of its own: the default SIGINT disposition
 user_setup
 trap user_teardown EXIT
 kills=0
-declare -A per_sig=()
+declare -A per_sig=() per_trig=() trig_order=() per_phase=()
+trigs=()
 signals=(INT TERM timeout KILL)
 
 # first-case points only; the quick subset (and, at TCG's pace, a
@@ -77,6 +78,10 @@ kill_at() {
 	fi
 	kills=$((kills + 1))
 	per_sig[$sig]=$((${per_sig[$sig]:-0} + 1))
+	per_trig[$t]=$((${per_trig[$t]:-0} + 1))
+	[ -z "${trig_order[$t]:-}" ] && trig_order[$t]=${#trig_order[@]} &&
+		trigs+=("$t")
+	per_phase[${p%%:*}]=$((${per_phase[${p%%:*}]:-0} + 1))
 	if [ $reached = 0 ]; then
 		not_ok "$desc: the run reached the point" "rc=$rc" \
 			"$(tail -3 "$work/k.err")"
@@ -198,6 +203,19 @@ for sig in "${signals[@]}" "run-all INT" "run-all TERM" "run-all HUP" \
 	[[ "$sig" == run-all* ]] && [ -z "${per_sig[$sig]:-}" ] && continue
 	figs+=("$sig ${per_sig[$sig]:-0}")
 done
-echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')), $diffs diffs"
+tfigs=()
+for t in "${trigs[@]}"; do
+	tfigs+=("$t ${per_trig[$t]}")
+done
+# the phases by their first word: setup, case, trigger, restore, start
+pfigs=()
+for p in $(printf '%s\n' "${!per_phase[@]}" | sed 's/ .*//' | sort -u); do
+	n=0
+	for k in "${!per_phase[@]}"; do
+		[ "${k%% *}" = "$p" ] && n=$((n + per_phase[$k]))
+	done
+	pfigs+=("$p $n")
+done
+echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')); per trigger: $(IFS=,; echo "${tfigs[*]}" | sed 's/,/, /g'); per phase: $(IFS=,; echo "${pfigs[*]}" | sed 's/,/, /g'); $diffs diffs"
 assert "kills were tried" [ $kills -gt 0 ]
 finish

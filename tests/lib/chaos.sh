@@ -22,6 +22,10 @@ chaos_opts() {
 	ksm-mprotect-split|madvise-split)
 		# the quick preset's 20,000 pages, cut to 2,000
 		printf '%s\n' --pages 2000 --identical 64 ;;
+	ksm-mremap)
+		# 512 pages, cut to 32: soft offline journals each frame it
+		# retires (an unpoison each), 1,037 changes at 512
+		printf '%s\n' --pages 32 ;;
 	esac
 }
 
