@@ -6,7 +6,8 @@
 #
 # CHAOS_QUICK=1: the short subset make check runs (the flagship, the
 # trigger this kernel gives it by default). CHAOS_MAX_N caps the fault
-# points tried per run (the test of the matrix itself).
+# points tried per run (the test of the matrix itself). CHAOS_REPROS and
+# CHAOS_TRIGGERS narrow the pairs (names, space-separated).
 
 . "$top/scripts/lib/preset.sh"
 
@@ -48,8 +49,8 @@ chaos_pairs() {
 			"ksm-mremap soft-offline"
 		return
 	fi
-	for r in $(ls "$top"/reproducers/*.c | xargs -n1 basename |
-		   sed 's/\.c$//'); do
+	for r in ${CHAOS_REPROS:-$(ls "$top"/reproducers/*.c |
+		   xargs -n1 basename | sed 's/\.c$//')}; do
 		# pressure's phases take a minute or more each: the
 		# flagship's alone
 		for t in ${CHAOS_TRIGGERS:-auto reclaim compact migrate \
