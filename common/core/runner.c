@@ -16,6 +16,7 @@
  * replays the same journal.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <signal.h>
@@ -330,6 +331,60 @@ static int select_bracket(const struct rr_trigger_ops *to, int t,
 	return -ENODEV;
 }
 
+/* Kill every task whose parent we are: the measuring process is gone. */
+static int kill_children(void)
+{
+	char path[64], line[512], *p;
+	struct dirent *d;
+	int ppid, n = 0;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		/* "pid (comm) state ppid": comm may hold spaces */
+		p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		fclose(f);
+		if (p && sscanf(p + 1, " %*c %d", &ppid) == 1 &&
+		    ppid == getpid() && !kill(atoi(d->d_name), SIGKILL))
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Tasks the measuring process leaves behind when it is killed (a load's
+ * workers, a pattern's processes) come to us, a child subreaper, rather
+ * than to init, which may not reap them (a container's init): once the
+ * restore has emptied the run's cgroups, end and reap whatever is left,
+ * so that nothing of the run outlives it, not even a zombie.
+ */
+static void reap_orphans(void)
+{
+	pid_t pid;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		do
+			pid = waitpid(-1, NULL, WNOHANG);
+		while (pid > 0);
+		if (pid < 0 && errno == ECHILD)
+			return;
+		if (i == 10)
+			kill_children();
+		rr_sleep_ms(20);
+	}
+	rr_warn("tasks of the run still not reaped after 2 s");
+}
+
 /*
  * Undo the run's journal. A change that could not be undone leaves the
  * machine changed: whatever was measured, the run is an error.
@@ -341,6 +396,7 @@ static void restore(struct rr_result *res)
 
 	rr_phase(res, "restore");
 	journal_replay(journal_path(), !rr_cfg.quiet, &st);
+	reap_orphans();
 	res->restore_ran = true;
 	res->restored = st.undone;
 	res->restore_left = st.left;
@@ -747,6 +803,8 @@ static int run_child(const struct rr_repro *r, struct rr_result *res,
 	sigprocmask(SIG_BLOCK, &set, &old);
 
 	rr_phase(res, "start");
+	/* the measuring process's orphans come to us (reap_orphans) */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {

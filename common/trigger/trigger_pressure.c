@@ -145,7 +145,7 @@ static int raise_watermarks(struct rr_watermarks *w, char *why, size_t len)
  * failure leaves the watermarks raised between phases, where the floor
  * checks read MemAvailable: said, in the result's watermarks and here.
  */
-static void lower_watermarks(struct figures *pr)
+static int lower_watermarks(struct figures *pr)
 {
 	size_t o = strlen(pr->watermarks);
 	char v[32];
@@ -153,16 +153,17 @@ static void lower_watermarks(struct figures *pr)
 
 	snprintf(v, sizeof(v), "%lu", st.wsf_found);
 	if (st.wsf_want == st.wsf_found)
-		return;
+		return 0;
 	err = journal_knob_set(WSF_PATH, v);
 	if (!err)
-		return;
+		return 0;
 	rr_warn("cannot put vm.watermark_scale_factor back to %s between phases: %s",
 		v, strerror(-err));
 	if (!strstr(pr->watermarks, "NOT put back") &&
 	    o < sizeof(pr->watermarks))
 		snprintf(pr->watermarks + o, sizeof(pr->watermarks) - o,
 			 "; NOT put back between phases: %s", strerror(-err));
+	return err;
 }
 
 /* What the phases will set, and whether the floor fits below it. */
@@ -625,9 +626,20 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, %zu of %zu pattern pages left",
 		       ph.nloads, wt.seen - wt.scan0, wt.last, wt.present0);
 	stop_loads(&ph);
-	lower_watermarks(pr);
+	err = lower_watermarks(pr);
 	settle();
 	account_phase(pr, &ph, &wt, oom0);
+	/*
+	 * A knob the run cannot put back is the run's error, not a note:
+	 * what follows would run with the watermarks raised, and the
+	 * restore would most likely fail to write it too.
+	 */
+	if (err) {
+		snprintf(how, len,
+			 "vm.watermark_scale_factor could not be put back to %lu after a phase: %s",
+			 st.wsf_found, strerror(-err));
+		return err;
+	}
 	return outcome(out, &ph, wt.present0, wt.last,
 		       fill_ns(&wt), wt.reach_ns,
 		       ctx->probe_pass, why, how, len);

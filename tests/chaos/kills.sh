@@ -64,7 +64,7 @@ kill_at() {
 		rc=$?
 		grep -q "test hook: holding at $p" "$work/k.err" || reached=0
 	else
-		wait_for "$work/k.err" "test hook: holding at $p for" 180 ||
+		wait_for "$work/k.err" "test hook: holding at $p for" 900 ||
 			reached=0
 		reach_s[$p]=$((SECONDS - t0 + 5))
 		sleep 0.3
