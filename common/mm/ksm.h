@@ -34,8 +34,9 @@ struct rr_ksm_counters {
 	unsigned long long full_scans;
 	unsigned long long max_page_sharing;
 	long long merging_pages;	/* this process; -1 if unknown */
-	unsigned long long merge_scans;	/* full scans rr_ksm_merge waited */
-	uint64_t merge_ns;		/* and how long */
+	/* what rr_ksm_merge waited: full scans, and how long */
+	unsigned long long merge_scans;
+	uint64_t merge_ns;
 };
 
 bool rr_ksm_available(void);

@@ -240,7 +240,8 @@ bool rr_swap_possible(unsigned long long mb, char *why, size_t len)
 		snprintf(why, len,
 			 "the active swap has %llu MiB free, under the %llu MiB the run needs (--swap-mb), and %s",
 			 (had.size_kb - had.used_kb) >> 10, mb,
-			 strstr(zram, "and ") ? strstr(zram, "and ") + 4 : zram);
+			 strstr(zram, "and ") ? strstr(zram, "and ") + 4 :
+			 zram);
 	else
 		snprintf(why, len, "%s", zram);
 	return false;
@@ -364,7 +365,8 @@ void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size)
 {
 	if (!s->created) {
 		snprintf(buf, size, "%s (%s%llu MiB, %llu MiB free, already active%s)",
-			 s->dev, strncmp(s->dev, "/dev/zram", 9) ? "" : "zram, ",
+			 s->dev,
+			 strncmp(s->dev, "/dev/zram", 9) ? "" : "zram, ",
 			 s->size_kb >> 10, (s->size_kb - s->used_kb) >> 10,
 			 s->devices > 1 ? "; the sizes of all active swap" :
 			 "");

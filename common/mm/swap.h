@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Swap for reclaim of anonymous pages: reuse active swap if the machine
- * has some with room for the run, otherwise a zram device that the suite hot-adds, formats,
- * enables and, through the journal, removes again. A device the suite did
- * not create is never swapped off or reset.
+ * has some with room for the run, otherwise a zram device that the suite
+ * hot-adds, formats, enables (ahead of a small active one) and, through
+ * the journal, removes again. A device the suite did not create is never
+ * swapped off or reset.
  */
 #ifndef RR_SWAP_H
 #define RR_SWAP_H
