@@ -100,6 +100,23 @@ static int undo_swapon(const char *dev, const char *ident, bool verbose)
 	return 0;
 }
 
+/*
+ * reset and hot_remove refuse with EBUSY while the device is still open,
+ * as it may be for a moment after swapoff: try again for up to 2 s.
+ */
+static int write_busy(const char *path, const char *val)
+{
+	int err, i;
+
+	for (i = 0; i < 40; i++) {
+		err = rr_write_file(path, val);
+		if (err != -EBUSY)
+			break;
+		rr_sleep_ms(50);
+	}
+	return err;
+}
+
 static int undo_zram(const char *id, const char *ident, bool verbose)
 {
 	char path[PATH_MAX], why[256];
@@ -115,10 +132,10 @@ static int undo_zram(const char *id, const char *ident, bool verbose)
 		return JOURNAL_LEFT;
 	}
 	snprintf(path, sizeof(path), "/sys/block/zram%s/reset", id);
-	err = rr_write_file(path, "1");
+	err = write_busy(path, "1");
 	if (err)
 		return err;
-	err = rr_write_file(HOT_REMOVE, id);
+	err = write_busy(HOT_REMOVE, id);
 	if (!err && verbose)
 		rr_msg("removed /dev/zram%s", id);
 	return err;
