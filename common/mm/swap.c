@@ -244,19 +244,25 @@ bool rr_swap_zram_possible(char *why, size_t len)
 	return false;
 }
 
+/* Room left on the active swap rr_swap_active() summed. */
+static unsigned long long free_kb(const struct rr_swap *s)
+{
+	return s->size_kb - s->used_kb;
+}
+
 bool rr_swap_possible(unsigned long long mb, char *why, size_t len)
 {
 	struct rr_swap had;
 	char zram[192];
 
-	if (rr_swap_active(&had) && had.size_kb - had.used_kb >= mb << 10)
+	if (rr_swap_active(&had) && free_kb(&had) >= mb << 10)
 		return true;
 	if (rr_swap_zram_possible(zram, sizeof(zram)))
 		return true;
 	if (had.devices)
 		snprintf(why, len,
 			 "the active swap has %llu MiB free, under the %llu MiB the run needs (--swap-mb), and %s",
-			 (had.size_kb - had.used_kb) >> 10, mb,
+			 free_kb(&had) >> 10, mb,
 			 strstr(zram, "and ") ? strstr(zram, "and ") + 4 :
 			 zram);
 	else
@@ -310,7 +316,7 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	 * the run's own suffices.
 	 */
 	if (rr_swap_active(&had)) {
-		if (had.size_kb - had.used_kb >= mb << 10) {
+		if (free_kb(&had) >= mb << 10) {
 			*s = had;
 			return 0;
 		}
@@ -321,7 +327,7 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 	}
 	memset(s, 0, sizeof(*s));
 	s->beside = had.devices;
-	s->beside_free_kb = had.size_kb - had.used_kb;
+	s->beside_free_kb = free_kb(&had);
 	s->top_prio = prio;
 	err = load_zram(why, len);
 	if (err)
@@ -384,7 +390,7 @@ void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size)
 		snprintf(buf, size, "%s (%s%llu MiB, %llu MiB free, already active%s)",
 			 s->dev,
 			 strncmp(s->dev, "/dev/zram", 9) ? "" : "zram, ",
-			 s->size_kb >> 10, (s->size_kb - s->used_kb) >> 10,
+			 s->size_kb >> 10, free_kb(s) >> 10,
 			 s->devices > 1 ? "; the sizes of all active swap" :
 			 "");
 		return;
