@@ -88,9 +88,10 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 deps:
 	scripts/install-deps
 
-# The tests boot a kernel under QEMU too, and draw plots.
+# The tests boot a kernel under QEMU too, draw plots, and read the KTAP
+# with the kernel's own parser (kunit.py).
 deps-vm:
-	scripts/install-deps --vm --plot
+	scripts/install-deps --vm --plot --ci
 
 # run-all exits 1 when a pathology was reproduced and 4 when all skipped:
 # both are results, not failures of the run.
