@@ -38,13 +38,13 @@ while read -r r t; do
 			errors+=("$r --trigger $t")
 		fi
 		echo "# $r --trigger $t: exit $rc, $(jq -r .reason "$work/count.json" 2>/dev/null | head -c 150)"
-		same "$r --trigger $t (exit $rc)" "$before" &&
+		same "$r --trigger $t (exit $rc)" "$before" "$work/count.err" &&
 			ok "$r --trigger $t: exit $rc, nothing left"
 		continue
 	fi
 	pairs=$((pairs + 1))
 	m=$(wc -l <"$state/test-changes" 2>/dev/null || echo 0)
-	same "$r --trigger $t: the counting run" "$before" &&
+	same "$r --trigger $t: the counting run" "$before" "$work/count.err" &&
 		ok "$r --trigger $t: $m journaled changes, all undone"
 	[ -n "${CHAOS_MAX_N:-}" ] && [ "$m" -gt "$CHAOS_MAX_N" ] &&
 		m=$CHAOS_MAX_N
@@ -85,7 +85,7 @@ while read -r r t; do
 			strings] | join("\n")' "$work/f.json" 2>/dev/null |
 			sed 's/[0-9][0-9]*/N/g')
 		path=${name#* }
-		if same "$desc" "$before"; then
+		if same "$desc" "$before" "$work/f.err"; then
 			if [ $rc = 2 ] && [[ "$named" == *"$name"* ]] &&
 			   [ ! -e "$state/journal" ]; then
 				ok "$desc: exit 2 naming it, the machine as before"
@@ -106,6 +106,6 @@ while read -r r t; do
 		echo "# $r $t $n: rc=$rc $what: $(echo "$reason" | head -c 160)"
 	done
 done < <(chaos_pairs)
-echo "# here: figures: $pairs pairs run, $skipped skipped here, ${#errors[@]} ended in an error without a fault${errors:+ (${errors[*]})}, $tried fault points tried ($left_out more repeated a kind already tried), $diffs diffs"
+echo "# here: figures: $pairs pairs run, $skipped skipped here, ${#errors[@]} ended in an error without a fault${errors:+ (${errors[*]})}, $tried fault points tried ($left_out more repeated a kind already tried), $diffs diffs; $remerged pressure runs after which the user's ksmd merged their reclaimed pages again"
 assert "fault points were tried" [ $tried -gt 0 ]
 finish

@@ -106,17 +106,18 @@ kill_at() {
 		# to run (a trigger that missed, one more run), not a fault;
 		# still nothing may be left
 		never=$((never + 1))
-		same "$desc (never reached)" "$before" &&
+		same "$desc (never reached)" "$before" "$work/k.err" &&
 			ok "$desc: exit $rc before the point (the run went another way), the machine as before"
 		return
 	fi
 	if [ $reached = 0 ]; then
 		not_ok "$desc: the run reached the point" "rc=$rc" \
 			"$(tail -3 "$work/k.err")"
-		same "$desc" "$before"
+		same "$desc" "$before" "$work/k.err"
 		return
 	fi
-	same "$desc" "$before" || return
+	same "$desc (exit $rc)" "$before" "$work/k.err" \
+		$([ "$sig" = KILL ] && echo "$work/k.restore") || return
 	if [ -e "$state/journal" ]; then
 		not_ok "$desc: no journal left"
 	elif [ $rc = 0 ] || [ $rc = 1 ]; then
@@ -181,7 +182,7 @@ runall_kill() {
 		wait_unlocked
 		not_ok "$desc: the run reached the point" \
 			"$(tail -3 "$work/ra.err")"
-		same "$desc" "$before"
+		same "$desc" "$before" "$work/k.err"
 		return
 	fi
 	sleep 0.3
@@ -244,6 +245,6 @@ for p in $(printf '%s\n' "${!per_phase[@]}" | sed 's/ .*//' | sort -u); do
 	done
 	pfigs+=("$p $n")
 done
-echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')); per trigger: $(IFS=,; echo "${tfigs[*]}" | sed 's/,/, /g'); per phase: $(IFS=,; echo "${pfigs[*]}" | sed 's/,/, /g'); $never ended before their point; $diffs diffs"
+echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')); per trigger: $(IFS=,; echo "${tfigs[*]}" | sed 's/,/, /g'); per phase: $(IFS=,; echo "${pfigs[*]}" | sed 's/,/, /g'); $never ended before their point; $diffs diffs; $remerged pressure runs after which the user's ksmd merged their reclaimed pages again"
 assert "kills were tried" [ $kills -gt 0 ]
 finish
