@@ -149,6 +149,9 @@ static void one_case(FILE *f, const struct rr_result *r, int i)
 		return;
 	}
 	if (c->error[0] || !c->latency.count) {
+		/* what it measured before the error, as JSON and text give it */
+		if (c->latency.count)
+			case_figures(f, r, c);
 		fprintf(f, "    # %s: error: %s\n", name,
 			c->error[0] ? c->error : "nothing measured");
 		fprintf(f, "    not ok %d %s\n", i + 1, name);
