@@ -3,9 +3,9 @@
 #
 # The kernel's own KTAP parser (tools/testing/kunit/kunit.py parse, of
 # Linux 6.1 and 6.12, through ci/kunit/kunit-parse) reads every KTAP file
-# the suite writes: the recorded reports of every reproducer and run-all's
-# results.ktap (tests/data/runs/: skip, error and benchmark cases among
-# them) and a report with every optional part (tests/tools/full-result).
+# the suite writes: the recorded reports of every reproducer
+# (tests/data/runs/: skips, errors of a run and of a case, a benchmark
+# among them) and run-all's results.ktap (tests/data/run-all/) and a report with every optional part (tests/tools/full-result).
 # It reads each without a crash or an error, and what it parsed (its
 # JSON) has every test and case with the result the KTAP lines give.
 # Needs no root and changes nothing; a parser that is not installed
@@ -15,7 +15,7 @@
 kp=$top/ci/kunit/kunit-parse
 
 files=()
-for f in "$top"/tests/data/runs/*/*.ktap; do
+for f in "$top"/tests/data/runs/*/*.ktap "$top"/tests/data/run-all/*/*.ktap; do
 	files+=("$f")
 done
 full=$top/build/tests/tools/full-result

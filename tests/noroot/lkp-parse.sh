@@ -3,8 +3,9 @@
 #
 # The lkp-tests program's parse (ci/lkp/programs/rmap-repro/parse), without
 # root: on recorded runs of every reproducer (tests/data/runs/), on a
-# report with every optional part (tests/tools/full-result) and on the
-# recorded run-all results in docs/, its stats are lkp's "key: value"
+# report with every optional part (tests/tools/full-result) and on
+# run-all's recorded results (docs/sample*-results.json,
+# tests/data/run-all/), its stats are lkp's "key: value"
 # lines with numbers, each key once, and they say what the KTAP report of
 # the same run says: the reproducer's and each case's result, and each
 # measured case's max, p50 and interval count. The subject's ratio to the
@@ -105,9 +106,10 @@ check_pair "full-result" "$work/full/full-result.json" \
 # the run has one verdict stat, and each subject's ratio to the controls
 # is the largest figure over the controls' largest, as the reason states
 # them ("KSM A[ to B] ms; controls' ... over the runs: anon C ms, ...").
-for j in "$top"/docs/sample*-results.json; do
-	desc=docs/$(basename "$j")
-	out=$work/$(basename "$j").stats
+for j in "$top"/docs/sample*-results.json \
+	 "$top"/tests/data/run-all/*/results.json; do
+	desc=${j#"$top"/}
+	out=$work/$(echo "$desc" | tr '/' '_').stats
 	"$parse" "$j" >"$out" 2>"$out.err"
 	assert "$desc: parse exits 0" [ $? = 0 ]
 	assert "$desc: lkp key: value lines, each key once" well_formed "$out"
@@ -143,7 +145,7 @@ cp "$top/docs/sample-results.json" "$rr/rmap-repro.out/results.json"
 cp "$top/docs/sample-report.txt" "$rr/rmap-repro"
 RESULT_ROOT=$rr "$parse" "$rr/rmap-repro" <"$rr/rmap-repro" >"$work/rr.stats"
 assert "with RESULT_ROOT, parse reads rmap-repro.out/results.json" \
-	cmp -s "$work/rr.stats" "$work/sample-results.json.stats"
+	cmp -s "$work/rr.stats" "$work/docs_sample-results.json.stats"
 RESULT_ROOT=$work/nowhere "$parse" "$rr/rmap-repro" >/dev/null 2>&1
 assert "a text report alone is refused (exit 1), not read as stats" [ $? != 0 ]
 finish
