@@ -146,6 +146,11 @@ cp "$top/docs/sample-report.txt" "$rr/rmap-repro"
 RESULT_ROOT=$rr "$parse" "$rr/rmap-repro" <"$rr/rmap-repro" >"$work/rr.stats"
 assert "with RESULT_ROOT, parse reads rmap-repro.out/results.json" \
 	cmp -s "$work/rr.stats" "$work/docs_sample-results.json.stats"
+# docs/engines.md's sample is the parse of the recorded run-all results
+"$parse" "$top/tests/data/run-all/host-b3bfdee-quick/results.json" |
+	cmp -s - "$top/docs/sample-lkp-stats.txt"
+assert "docs/sample-lkp-stats.txt is the parse of tests/data/run-all/host-b3bfdee-quick" \
+	[ $? = 0 ]
 RESULT_ROOT=$work/nowhere "$parse" "$rr/rmap-repro" >/dev/null 2>&1
 assert "a text report alone is refused (exit 1), not read as stats" [ $? != 0 ]
 finish

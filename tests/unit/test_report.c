@@ -272,6 +272,25 @@ static void test_ktap(void)
 	s = render(rr_report_ktap, &r);
 	CHECK_CONTAINS(s, "ok 1 ksm-mprotect-split # SKIP needs root\n");
 	free(s);
+
+	/*
+	 * A case that measured, then failed: its figures, then the error
+	 * line right before its result line.
+	 */
+	base(&r, 125.8, 4.1, 3.9);
+	snprintf(r.cases[0].error, sizeof(r.cases[0].error),
+		 "run 1: cannot start ksmd: Invalid argument");
+	rr_verdict_compute(&r);
+	s = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(s, "    # ksm: max 125.800 ms, p50 62.900 ms over 3 intervals");
+	CHECK_CONTAINS(s, "    # ksm: error: run 1: cannot start ksmd: Invalid argument\n    not ok 1 ksm\n");
+	free(s);
+	/* one that measured nothing: the error alone */
+	memset(&r.cases[0].latency, 0, sizeof(r.cases[0].latency));
+	s = render(rr_report_ktap, &r);
+	CHECK(!strstr(s, "# ksm: max"));
+	CHECK_CONTAINS(s, "    # ksm: error: run 1: cannot start ksmd");
+	free(s);
 }
 
 static void test_text(void)
