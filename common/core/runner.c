@@ -406,9 +406,8 @@ static void restore(struct rr_result *res)
 		return;
 	snprintf(was, sizeof(was), "%s", res->reason);
 	rr_set_verdict(res, RR_ERROR,
-		       "restore failed: %d of %d journaled changes could not be undone (kept in %s.failed: see scripts/restore); what the run found: %s",
-		       st.failures, st.failures + st.undone + st.left,
-		       journal_path(), was);
+		       "restore failed: %d of %d journaled changes could not be undone (the journal is kept: see the warning above, and scripts/restore); what the run found: %s",
+		       st.failures, st.failures + st.undone + st.left, was);
 }
 
 /* Prerequisites (repro.h). */

@@ -587,24 +587,37 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 	if (st_out)
 		memset(st_out, 0, sizeof(*st_out));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : 1;
-	if (fstat(fd, &st)) {
-		close(fd);
-		return 1;
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	/*
+	 * A journal that cannot be read undoes nothing: that is a failure
+	 * of the restore, said and counted (the caller must not take the
+	 * machine for restored), and the journal stays for a later replay.
+	 */
+	if (fd < 0 || fstat(fd, &st)) {
+		rr_warn("cannot read %s: %s; nothing was undone", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto unread;
 	}
 	text = calloc(1, st.st_size + 1);
 	if (!text || read(fd, text, st.st_size) != st.st_size) {
+		rr_warn("cannot read %s (%lld bytes): %s; nothing was undone",
+			path, (long long)st.st_size,
+			text ? strerror(errno) : "out of memory");
 		free(text);
 		close(fd);
-		return 1;
+		goto unread;
 	}
 	close(fd);
 
 	n = parse_records(text, &recs);
 	if (n < 0) {
+		rr_warn("cannot parse %s: %s; nothing was undone", path,
+			strerror(-n));
 		free(text);
-		return 1;
+		goto unread;
 	}
 	boot = journal_boot(recs, n);
 	if (boot && strcmp(boot, rr_boot_id())) {
@@ -656,4 +669,8 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 	}
 	journal_forget();
 	return failures;
+unread:
+	if (st_out)
+		st_out->failures = 1;
+	return 1;
 }

@@ -204,6 +204,22 @@ static void test_failure_is_kept(void)
 	CHECK(rr_path_exists(failed));
 }
 
+/* A journal that cannot be read is a failed restore, not a clean one. */
+static void test_unreadable_is_a_failure(void)
+{
+	struct rr_replay st;
+
+	setup();
+	/* a directory where the journal is: open works, read fails */
+	CHECK_EQ(mkdir(journal_path(), 0755), 0);
+	CHECK_EQ(journal_replay(journal_path(), false, &st), 1);
+	CHECK_EQ(st.failures, 1);
+	CHECK_EQ(st.undone, 0);
+	/* left where it is for a later replay */
+	CHECK(rr_path_exists(journal_path()));
+	CHECK_EQ(rmdir(journal_path()), 0);
+}
+
 /*
  * A dynamic event of ours is disabled everywhere, then removed with an
  * appended "-:" line: dynamic_events must never be truncated, which
@@ -671,6 +687,7 @@ TEST_MAIN(T(test_record_once_and_replay), T(test_module_undo),
 	  T(test_bracketed_value), T(test_empty_original),
 	  T(test_escaping_and_torn_line),
 	  T(test_gone_objects_are_fine), T(test_failure_is_kept),
+	  T(test_unreadable_is_a_failure),
 	  T(test_dynevent), T(test_changed_since_is_left),
 	  T(test_volatile_knob), T(test_list_compare), T(test_other_boot),
 	  T(test_begin_replays_leftover), T(test_lock),
