@@ -25,7 +25,8 @@ static bool case_failed(const struct rr_result *r,
  * "ok" when not, "# SKIP" when a prerequisite is missing or when the
  * runs stayed inconclusive (git bisect skips such a kernel too), and
  * "not ok" with an error diagnostic when it could not measure. Plan
- * lines follow version lines; diagnostics come after the plan.
+ * lines follow version lines (KUnit's "# Subtest: NAME" header alone
+ * between them); diagnostics come after the plan.
  */
 /* "# ksm: per run (max ms): 705.120 802.300 1320.400" */
 static void per_run(FILE *f, const struct rr_result *r,
@@ -49,7 +50,12 @@ static void cases_header(FILE *f, const struct rr_result *r)
 	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
 	char text[2048];
 
+	/*
+	 * KUnit's subtest header between the version and the plan: the
+	 * kernel's parser (kunit.py) names the group by it.
+	 */
 	fprintf(f, "    KTAP version 1\n");
+	fprintf(f, "    # Subtest: %s\n", r->reproducer);
 	fprintf(f, "    1..%d\n", r->nr_cases);
 	fprintf(f, "    # trigger %s, probe %s (%s), %u run(s), threshold %.3g ms\n",
 		rr_trigger_name(r->trigger),

@@ -253,7 +253,7 @@ static void test_ktap(void)
 	s = render(rr_report_ktap, &r);
 	CHECK(!strncmp(s, "KTAP version 1\n1..1\n", 20));
 	CHECK_CONTAINS(s, "\n# rmap-repro v1-test: ksm-mprotect-split --runs 3\n# kernel 6.18.0-test config: KSM=y NUMA=y HZ=250\n");
-	CHECK_CONTAINS(s, "    1..3\n");
+	CHECK_CONTAINS(s, "    KTAP version 1\n    # Subtest: ksm-mprotect-split\n    1..3\n");
 	CHECK_CONTAINS(s, "    not ok 1 ksm\n");
 	CHECK_CONTAINS(s, "    ok 2 anon\n");
 	CHECK_CONTAINS(s, "    ok 3 file\n");
