@@ -17,7 +17,7 @@ ok() {
 }
 
 not_ok() {
-	local desc=$1
+	local desc=$1 l
 
 	shift
 	ktap_n=$((ktap_n + 1))

@@ -12,7 +12,8 @@ nb=0 bad=()
 for b in "$top"/build/bin/* "$top"/scripts/run-all "$top"/scripts/compare \
 	 "$top"/scripts/sweep "$top"/scripts/vm-run "$top"/scripts/restore \
 	 "$top"/ci/lava/run "$top"/ci/lava/lava-cases "$top"/ci/lava/lava-log \
-	 "$top"/ci/kunit/kunit-parse "$top"/ci/lkp/programs/rmap-repro/parse; do
+	 "$top"/ci/kunit/kunit-parse "$top"/ci/lkp/programs/rmap-repro/parse \
+	 "$top"/ci/lkp/run; do
 	nb=$((nb + 1))
 	"$b" --help >"$work/help" 2>"$work/err" && [ ! -s "$work/err" ] ||
 		bad+=("$(basename "$b")")

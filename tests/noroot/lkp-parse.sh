@@ -153,4 +153,27 @@ assert "docs/sample-lkp-stats.txt is the parse of tests/data/run-all/host-b3bfde
 	[ $? = 0 ]
 RESULT_ROOT=$work/nowhere "$parse" "$rr/rmap-repro" >/dev/null 2>&1
 assert "a text report alone is refused (exit 1), not read as stats" [ $? != 0 ]
+
+# A real `lkp run` (ci/lkp/run): the stats lkp kept of the run, written by
+# its sbin/dump-stat from the parse's lines, are the parse's, named
+# rmap-repro.KEY, one value each; lkp drops a stat whose values are all 0
+# and nothing else.
+for run in "$top"/tests/data/lkp/*/; do
+	n=$(basename "$run")
+	"$parse" "$run/results.json" | awk -F': ' '!/^#/ && $2 != 0 {
+		print "rmap-repro." $1 ": " $2 }' | sort >"$work/lkp-$n.want"
+	jq -r 'to_entries[] | "\(.key): \(.value | length) \(.value[0])"' \
+		"$run/rmap-repro.json" | sort >"$work/lkp-$n.kept"
+	assert "lkp's run $n: one value per stat" \
+		awk '$(NF - 1) != 1 { exit 1 }' "$work/lkp-$n.kept"
+	awk '{ $(NF - 1) = ""; sub(/  /, " "); print }' "$work/lkp-$n.kept" |
+		diff "$work/lkp-$n.want" - >"$work/lkp-$n.diff"
+	rc=$?
+	assert "lkp's run $n kept the parse's stats of its results.json ($(wc -l <"$work/lkp-$n.want") of them)" \
+		[ $rc = 0 -a -s "$work/lkp-$n.want" ]
+	[ $rc = 0 ] || sed 's/^/# /' "$work/lkp-$n.diff" | head -6
+	assert "lkp's run $n: a verdict stat for each of its reproducers" \
+		[ "$(grep -cE '^rmap-repro\.[^.]+\.(pass|fail|skip|inconclusive|error): ' "$work/lkp-$n.want")" = \
+		  "$(jq '.results | length' "$run/results.json")" ]
+done
 finish
