@@ -33,7 +33,8 @@ if [ $rc = 0 ] && [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] &&
 else
 	not_ok "damon.sh passes in Debian's 6.12 guest" \
 		"vm-run exit $rc, last line '$last'" \
-		"$(grep -E '^damon: (not ok|#)' "$out/check.log" 2>/dev/null | head -20)"
+		"$(grep -E '^damon: (not ok|#)' "$out/check.log" 2>/dev/null | head -20)" \
+		"vm-run's last words: $(grep -v '^guest: ' "$work/d.err" | tail -5)"
 fi
 assert "the guest ran the trigger (not its SKIP)" \
 	grep -q '^damon: # here: the damon trigger runs' "$out/check.log"

@@ -53,6 +53,9 @@ for which in unfixed fixed; do
 		"$j" "$pi | .cases | all(.reach.pages_moved > 0 and .reach.pages_move_failed < 64 and (.reach.text | test(\"marked idle\")))"
 	assert_jq "$which: rmap-tp timed the walks, and the calls hold them (split)" \
 		"$j" "$pi | .cases | all(.probe == \"rmap-tp\" and .latency_ms.count > 0 and .trigger_call_split.walks_ms <= .trigger_call_split.calls_ms * 1.01)"
+	# what the split was, for a failure's reader
+	jq -r "$pi | .cases[] | \"# \\(.name): \\(.latency_ms.count) walks, \\(.trigger_call_split.text // \"no split\")\"" \
+		"$j" 2>/dev/null
 	upper=$(echo $want | tr a-z A-Z)
 	assert "$which: the text report and KTAP say $want too" \
 		bash -c "grep -qx 'ksm-mprotect-split@page-idle: $upper' '$out/report.txt' &&
