@@ -106,6 +106,6 @@ while read -r r t; do
 		echo "# $r $t $n: rc=$rc $what: $(echo "$reason" | head -c 160)"
 	done
 done < <(chaos_pairs)
-echo "# here: figures: $pairs pairs run, $skipped skipped here, ${#errors[@]} ended in an error without a fault${errors:+ (${errors[*]})}, $tried fault points tried ($left_out more repeated a kind already tried), $remerged pressure runs after which the user's ksmd merged their reclaimed pages again; $diffs diffs"
+figures "$pairs pairs run, $skipped skipped here, ${#errors[@]} ended in an error without a fault${errors:+ (${errors[*]})}, $tried fault points tried ($left_out more repeated a kind already tried)"
 assert "fault points were tried" [ $tried -gt 0 ]
 finish

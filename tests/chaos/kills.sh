@@ -245,6 +245,6 @@ for p in $(printf '%s\n' "${!per_phase[@]}" | sed 's/ .*//' | sort -u); do
 	done
 	pfigs+=("$p $n")
 done
-echo "# here: figures: $kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')); per trigger: $(IFS=,; echo "${tfigs[*]}" | sed 's/,/, /g'); per phase: $(IFS=,; echo "${pfigs[*]}" | sed 's/,/, /g'); $never ended before their point; $remerged pressure runs after which the user's ksmd merged their reclaimed pages again; $diffs diffs"
+figures "$kills kills ($(IFS=,; echo "${figs[*]}" | sed 's/,/, /g')); per trigger: $(IFS=,; echo "${tfigs[*]}" | sed 's/,/, /g'); per phase: $(IFS=,; echo "${pfigs[*]}" | sed 's/,/, /g'); $never ended before their point"
 assert "kills were tried" [ $kills -gt 0 ]
 finish

@@ -16,6 +16,13 @@ quick=${CHAOS_QUICK:-0}
 diffs=0			# runs after which the machine was not as before
 remerged=0		# pressure runs after which the user's ksmd merged again
 
+# figures LEADING...: a matrix's "# here: figures:" line, its own figures
+# first, then the counts every matrix keeps; the diffs last, where
+# tests/integration/chaos.sh reads them ("... N diffs")
+figures() {
+	echo "# here: figures: $*, $remerged pressure runs after which the user's ksmd merged their reclaimed pages again; $diffs diffs"
+}
+
 # The reproducers, small: the quick preset's lines (a first look), one
 # run, so that a matrix of hundreds of runs fits in minutes.
 chaos_opts() {
