@@ -32,11 +32,18 @@ VERSION := $(shell cat VERSION 2>/dev/null || \
 	     git describe --always --dirty --tags 2>/dev/null || echo unknown)
 CFLAGS += -I$(B)
 # common/ has one folder per layer (common/LAYERS, docs/hacking.md).
-COMMON_SRC := $(wildcard common/*/*.c)
+# common/lib/hooks.c is built twice (common/lib/hooks.h): without the
+# test hooks for build/bin, the binaries a user runs, and with them
+# (RR_TEST_BUILD) for build/test/bin and the unit tests.
+HOOKS := common/lib/hooks.c
+COMMON_SRC := $(filter-out $(HOOKS),$(wildcard common/*/*.c))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
+USER_HOOKS := $(B)/common/lib/hooks.o
+TEST_HOOKS := $(B)/test/hooks.o
 REPRO_SRC := $(wildcard reproducers/*.c)
 REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
 TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes $(B)/bin/rmap-stat
+TEST_BINS := $(patsubst $(B)/bin/%,$(B)/test/bin/%,$(REPROS) $(TOOLS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELPER_SRC := $(wildcard tests/helpers/*.c)
@@ -45,7 +52,7 @@ HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
 TTOOL_SRC := $(wildcard tests/tools/*.c)
 TTOOLS := $(TTOOL_SRC:tests/tools/%.c=$(B)/tests/tools/%)
 
-all: $(REPROS) $(TOOLS) $(UNITS) $(HELPERS) $(TTOOLS)
+all: $(REPROS) $(TOOLS) $(TEST_BINS) $(UNITS) $(HELPERS) $(TTOOLS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -64,19 +71,32 @@ $(B)/libcommon.a: $(COMMON_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/bin/%: $(B)/reproducers/%.o $(B)/libcommon.a
+$(TEST_HOOKS): $(HOOKS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DRR_TEST_BUILD $(DEPFLAGS) -c -o $@ $<
+
+$(B)/bin/%: $(B)/reproducers/%.o $(USER_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/bin/rmap-%: $(B)/tools/%.o $(B)/libcommon.a
+$(B)/bin/rmap-%: $(B)/tools/%.o $(USER_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcommon.a
+# The same programs with the test hooks: what the tests run.
+$(B)/test/bin/%: $(B)/reproducers/%.o $(TEST_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/libcommon.a
+$(B)/test/bin/rmap-%: $(B)/tools/%.o $(TEST_HOOKS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: $(B)/tests/unit/%.o $(TEST_HOOKS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/tools/%: $(B)/tests/tools/%.o $(TEST_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -115,18 +135,21 @@ bench: deps
 	scripts/bench
 
 INSTALL_PATH ?= $(B)/install
+# The destination reaches the shell through the environment, quoted
+# there: a path with blanks or a shell's characters is one word.
+install: export RR_DEST = $(INSTALL_PATH)
 install: all
-	@test -n "$(INSTALL_PATH)"
-	mkdir -p $(INSTALL_PATH)/build/bin $(INSTALL_PATH)/scripts/lib \
-		$(INSTALL_PATH)/configs
-	cp $(REPROS) $(TOOLS) $(INSTALL_PATH)/build/bin/
-	cp scripts/run-all scripts/restore scripts/compare $(INSTALL_PATH)/scripts/
-	cp scripts/lib/* $(INSTALL_PATH)/scripts/lib/
-	cp configs/*.preset configs/kernel.config $(INSTALL_PATH)/configs/
+	@test -n "$$RR_DEST"
+	mkdir -p "$$RR_DEST/build/bin" "$$RR_DEST/scripts/lib" \
+		"$$RR_DEST/configs"
+	cp $(REPROS) $(TOOLS) "$$RR_DEST/build/bin/"
+	cp scripts/run-all scripts/restore scripts/compare "$$RR_DEST/scripts/"
+	cp scripts/lib/* "$$RR_DEST/scripts/lib/"
+	cp configs/*.preset configs/kernel.config "$$RR_DEST/configs/"
 	cp tools/install/run_tests.sh tools/install/rmap-repro \
-		tools/install/settings $(INSTALL_PATH)/
-	echo '$(VERSION)' >$(INSTALL_PATH)/VERSION
-	@echo "installed rmap-repro $(VERSION) in $(INSTALL_PATH)"
+		tools/install/settings "$$RR_DEST/"
+	echo '$(VERSION)' >"$$RR_DEST/VERSION"
+	@echo "installed rmap-repro $(VERSION) in $$RR_DEST"
 
 DIST := rmap-repro-$(VERSION)
 dist:

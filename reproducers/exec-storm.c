@@ -129,14 +129,12 @@ static struct {
 
 static int exec_call(void *arg, unsigned long i)
 {
-	char env_exit[128], env_preload[96];
-	char *argv[] = { "exec-storm", NULL };
-	char *envp[] = { env_exit, env_preload, NULL };
+	char env_preload[96];
+	char *argv[] = { RR_EXEC_CHILD, ex.want, NULL };
+	char *envp[] = { env_preload, NULL };
 	int status, err;
 	pid_t pid;
 
-	snprintf(env_exit, sizeof(env_exit), "RMAP_REPRO_EXEC_EXIT=%s",
-		 ex.want);
 	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s",
 		 ex.preload);
 	err = posix_spawn(&pid, ex.self, NULL, NULL, argv, envp);

@@ -9,6 +9,7 @@
 #include <tracefs.h>
 
 #include "journal/journal.h"
+#include "lib/hooks.h"
 #include "lib/opts.h"
 #include "lib/util.h"
 #include "probe/probe.h"
@@ -104,8 +105,12 @@ static void inventory(bool json)
 int main(int argc, char **argv)
 {
 	static bool json;
+	static unsigned long long wait_s = 30;
 	const struct rr_opt opts[] = {
 		{ "json", OPT_FLAG, &json, NULL, "print one JSON object" },
+		{ "wait", OPT_UINT, &wait_s, "SEC",
+		  "wait up to SEC seconds for a run that holds the lock (default 30)",
+		  .min = 0, .max = 3600 },
 		RR_OPT_END
 	};
 	const struct rr_opt *tables[] = { opts, NULL };
@@ -113,10 +118,13 @@ int main(int argc, char **argv)
 	int ret;
 
 	rr_set_prog("rmap-probes");
+	ret = rr_hooks_refuse("rmap-probes", 2);
+	if (ret)
+		return ret;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
-		rr_opts_help(stdout, "rmap-probes [--json]",
-			     "List the tracepoints and tracers the suite can measure with on this kernel. Mounts tracefs for the look if needed (journaled, and unmounted again). Exit: 0, or 2 on error.",
+		rr_opts_help(stdout, "rmap-probes [--json] [--wait SEC]",
+			     "List the tracepoints and tracers the suite can measure with on this kernel. Mounts tracefs for the look if needed (journaled, and unmounted again). Takes the run lock for that: while another run holds it, waits, then gives up without looking or undoing anything. Exit: 0, or 2 on error (the lock not taken included).",
 			     tables);
 		return 0;
 	}
@@ -125,21 +133,30 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rr_set_quiet(true);
-	ret = rr_lock_wait("rmap-probes", 30);
-	if (ret)
-		snprintf(why, sizeof(why), "%s",
-			 ret == -EBUSY ? "another run holds the lock" :
-			 strerror(-ret));
-	if (!ret)
-		ret = journal_begin("rmap-probes", why, sizeof(why));
+	/*
+	 * The journal is replayed only by the lock's holder: without the
+	 * lock it is another run's, live, and replaying it would undo
+	 * that run under its feet. Then nothing is looked at or undone.
+	 */
+	ret = rr_lock_wait("rmap-probes", wait_s);
+	if (ret) {
+		fprintf(stderr, "rmap-probes: cannot look: %s; nothing was changed or undone\n",
+			ret == -EBUSY ? "another run holds the lock (try again when it ends)" :
+			*rr_lock_why() ? rr_lock_why() : strerror(-ret));
+		return 2;
+	}
+	ret = journal_begin("rmap-probes", why, sizeof(why));
 	if (!ret)
 		ret = rr_trace_mount(why, sizeof(why));
 	if (!ret)
 		inventory(json);
 	else
 		fprintf(stderr, "rmap-probes: cannot look: %s\n", why);
-	/* a failed journal of another run's stays for scripts/restore */
-	if (ret != -EUCLEAN)
+	/*
+	 * Our own journal only: one that journal_begin() refused to start
+	 * over (a failed replay, an untrusted file) stays as it is.
+	 */
+	if (journal_is_ours())
 		journal_replay(journal_path(), false, NULL);
 	rr_lock_release();
 	return ret ? 2 : 0;

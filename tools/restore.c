@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "journal/journal.h"
+#include "lib/hooks.h"
 #include "lib/opts.h"
 #include "lib/util.h"
 
@@ -34,10 +35,13 @@ int main(int argc, char **argv)
 	int ret, failures;
 
 	rr_set_prog("rmap-restore");
+	ret = rr_hooks_refuse("rmap-restore", 2);
+	if (ret)
+		return ret;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		rr_opts_help(stdout, "rmap-restore [OPTIONS]",
-			     "Undo every change recorded in the rmap-repro journal (knobs, KSM state, swap, zram devices, cgroups, tracefs instances, mounts), last first, after a run was killed before it could do so itself. Waits for a run that still holds the lock. Exit: 0 restored or nothing to do, 1 some change could not be undone, 2 error.",
+			     "Undo every change recorded in the rmap-repro journal (knobs, KSM state, swap, zram devices, cgroups, tracefs instances, mounts), last first, after a run was killed before it could do so itself. Waits for a run that still holds the lock. Replays only the suite's own journal: a regular file of root's (the running user's), in a directory of theirs, that nobody else can write, starting with the journal's header; and of its records only changes the suite makes (docs/running.md). Exit: 0 restored or nothing to do, 1 some change could not be undone or was refused, 2 error (no lock, or a file that is not such a journal: left as it is).",
 			     tables);
 		return 0;
 	}
@@ -46,11 +50,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rr_set_quiet(quiet);
+	/*
+	 * A file the user named is looked at before anything: one that is
+	 * not a journal of the suite's own is refused, and left as it is.
+	 */
+	if (path && rr_path_exists(path) &&
+	    journal_check_file(path, err, sizeof(err))) {
+		rr_warn("%s was not replayed: %s; nothing was undone, and the file is left as it is",
+			path, err);
+		return 2;
+	}
 	ret = rr_lock_wait("rmap-restore", wait_s);
 	if (ret) {
-		rr_warn("cannot take the run lock in %s: %s", rr_state_dir(),
+		rr_warn("cannot take the run lock in %s: %s; nothing was undone",
+			rr_state_dir(),
 			ret == -EBUSY ? "a run is still active" :
-			strerror(-ret));
+			*rr_lock_why() ? rr_lock_why() : strerror(-ret));
 		return 2;
 	}
 	if (!path) {
@@ -66,8 +81,11 @@ int main(int argc, char **argv)
 	rr_msg("replaying %s", path);
 	failures = journal_replay(path, !quiet, &st);
 	rr_lock_release();
+	if (st.unread[0])
+		return 2;	/* said by the replay: nothing was undone */
 	if (failures) {
-		rr_warn("%d change(s) could not be undone", failures);
+		rr_warn("%d change(s) could not be undone%s", failures,
+			st.refused ? " or were refused" : "");
 		return 1;
 	}
 	if (st.other_boot)

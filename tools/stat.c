@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hooks.h"
 #include "lib/opts.h"
 #include "lib/signif.h"
 #include "lib/util.h"
@@ -104,6 +105,9 @@ int main(int argc, char **argv)
 	int ret, bad = 0;
 
 	rr_set_prog("rmap-stat");
+	ret = rr_hooks_refuse("rmap-stat", 2);
+	if (ret)
+		return ret;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		rr_opts_help(stdout, "rmap-stat < LINES",

@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "journal/journal.h"
+#include "lib/hooks.h"
 #include "lib/util.h"
 #include "mm/ksm.h"
 #include "mm/sysinfo.h"
@@ -207,6 +209,24 @@ static bool check_label(const char *label, char *err, size_t len)
 }
 
 /*
+ * As root, reports go only to a directory that root alone can write (or
+ * that the run makes): in one that others can write, a link planted at
+ * a report's name would have root write over its target.
+ */
+static bool out_trusted(const char *dir, const struct stat *st, char *err,
+			size_t len)
+{
+	if (geteuid() || (!st->st_uid && !(st->st_mode & (S_IWGRP | S_IWOTH))))
+		return true;
+	snprintf(err, len,
+		 "--out %s: %s (mode %04o): as root, reports go only to a directory that root alone can write; name a new one (it is made) or one of root's",
+		 dir, st->st_uid ? "it belongs to another user" :
+		 "other users can write to it",
+		 (unsigned int)(st->st_mode & 07777));
+	return false;
+}
+
+/*
  * --out must be a directory this process can write to, checked before
  * anything runs so that no result is lost at the end. A missing last
  * component is created (it would be at the end anyway).
@@ -239,6 +259,8 @@ static bool check_out(const char *dir, char *err, size_t len)
 		snprintf(err, len, "--out %s: exists and is not a directory",
 			 dir);
 		return false;
+	} else if (!out_trusted(dir, &st, err, len)) {
+		return false;
 	}
 	if (access(dir, W_OK | X_OK)) {
 		snprintf(err, len, "--out %s: not writable: %s", dir,
@@ -248,6 +270,47 @@ static bool check_out(const char *dir, char *err, size_t len)
 	return true;
 }
 
+/*
+ * One argument as a shell would read it back: as it is when it is made
+ * of plain characters, else quoted, and a control character (a line
+ * break that would start a KTAP line of its own) escaped in $'...'.
+ */
+static size_t quote_arg(char *o, size_t size, const char *a)
+{
+	bool plain = *a, ctrl = false;
+	size_t n = 0;
+	const char *p;
+
+	for (p = a; *p; p++) {
+		unsigned char c = *p;
+
+		if (!isalnum(c) && !strchr("@%+=:,./_-", c))
+			plain = false;
+		if (c < ' ' || c == 0x7f)
+			ctrl = true;
+	}
+	if (plain)
+		return snprintf(o, size, "%s", a);
+	n = snprintf(o, size, "%s'", ctrl ? "$" : "");
+	for (p = a; *p && n + 6 < size; p++) {
+		unsigned char c = *p;
+
+		if (c == '\'' && !ctrl)
+			n += snprintf(o + n, size - n, "'\\''");
+		else if (ctrl && (c == '\'' || c == '\\'))
+			n += snprintf(o + n, size - n, "\\%c", c);
+		else if (ctrl && (c == '\n' || c == '\t'))
+			n += snprintf(o + n, size - n, "\\%c",
+				      c == '\n' ? 'n' : 't');
+		else if (ctrl && (c < ' ' || c == 0x7f))
+			n += snprintf(o + n, size - n, "\\x%02x", c);
+		else
+			o[n++] = c;
+	}
+	o[n < size ? n : size - 1] = '\0';
+	return n + snprintf(o + n, n < size ? size - n : 0, "'");
+}
+
 static void command_line(struct rr_result *res, int argc, char **argv)
 {
 	size_t o = 0;
@@ -255,26 +318,46 @@ static void command_line(struct rr_result *res, int argc, char **argv)
 
 	o = snprintf(res->options, sizeof(res->options), "%s",
 		     res->reproducer);
-	for (i = 1; i < argc && o < sizeof(res->options); i++)
-		o += snprintf(res->options + o, sizeof(res->options) - o,
-			      " %s", argv[i]);
+	for (i = 1; i < argc && o + 1 < sizeof(res->options); i++) {
+		res->options[o++] = ' ';
+		o += quote_arg(res->options + o, sizeof(res->options) - o,
+			       argv[i]);
+	}
+	if (o >= sizeof(res->options))
+		res->options[sizeof(res->options) - 1] = '\0';
 }
 
 static void write_one(const struct rr_result *res, const char *dir,
 		      const char *ext,
 		      void (*fn)(FILE *, const struct rr_result *))
 {
-	char path[4096];
+	char path[4096], tmp[4096];
 	FILE *f;
+	int fd, err;
 
+	/*
+	 * Written aside and renamed over the name: whatever is at the
+	 * name (a link someone planted) is replaced, never written through.
+	 */
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, res->reproducer, ext);
-	f = fopen(path, "we");
+	snprintf(tmp, sizeof(tmp), "%s/.%s.%s.XXXXXX", dir, res->reproducer,
+		 ext);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		rr_warn("cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return;
 	}
 	fn(f, res);
-	fclose(f);
+	err = ferror(f) | fchmod(fd, 0644);
+	if (fclose(f) || err || rename(tmp, path)) {
+		rr_warn("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
 }
 
 static void report(const struct rr_result *res)
@@ -395,7 +478,11 @@ static void restore(struct rr_result *res)
 	struct rr_replay st;
 
 	rr_phase(res, "restore");
-	journal_replay(journal_path(), !rr_cfg.quiet, &st);
+	/* only the journal this run began: never one it found and refused */
+	if (journal_is_ours())
+		journal_replay(journal_path(), !rr_cfg.quiet, &st);
+	else
+		memset(&st, 0, sizeof(st));
 	reap_orphans();
 	res->restore_ran = true;
 	res->restored = st.undone;
@@ -747,7 +834,8 @@ static bool start(const struct rr_repro *r, struct rr_result *res)
 			       "another rmap-repro run holds %s/lock: %s; wait for it to end (or, if it was killed, run scripts/restore)" :
 			       "cannot take the run lock in %s: %s",
 			       rr_state_dir(),
-			       ret == -EBUSY ? holder : strerror(-ret));
+			       ret == -EBUSY ? holder : *rr_lock_why() ?
+			       rr_lock_why() : strerror(-ret));
 		rr_warn("%s", res->reason);
 		return false;
 	}
@@ -851,11 +939,13 @@ static void child_stopped(struct rr_result *res, int sig, int status,
 }
 
 /*
- * RMAP_REPRO_EXEC_EXIT set: this binary was exec()ed as a small
+ * argv[0] is RR_EXEC_CHILD: this binary was exec()ed as a small
  * dynamically linked program (a victim that times exec(): ld.so has
- * mapped its libraries by now). Exit at once: 0, or 3 when the value,
+ * mapped its libraries by now). Exit at once: 0, or 3 when the argument,
  * other than "1", names a mapping that /proc/self/maps lacks (a library
- * that was to be preloaded and was not).
+ * that was to be preloaded and was not). Named by argv, not by the
+ * environment: a variable left in a user's shell must not make every
+ * reproducer exit 0.
  */
 static int exec_exit(const char *want)
 {
@@ -880,10 +970,15 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 	bool timed_out = false;
 	int code, status = 0, sig;
 
-	if (getenv("RMAP_REPRO_EXEC_EXIT"))
-		return exec_exit(getenv("RMAP_REPRO_EXEC_EXIT"));
+	/* exec-storm's exec()ed child (RR_EXEC_CHILD): in and out */
+	if (argc == 2 && !strcmp(argv[0], RR_EXEC_CHILD))
+		return exec_exit(argv[1]);
 
 	rr_set_prog(r->name);
+	/* before anything, --help included: 2, or 128 under --bisect */
+	code = rr_hooks_refuse(r->name, usage_error(argc, argv));
+	if (code)
+		return code;
 	if (!rr_repro_valid(r, err, sizeof(err))) {
 		fprintf(stderr, "%s: a bug in its declaration: %s\n", r->name,
 			err);

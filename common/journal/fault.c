@@ -15,6 +15,7 @@
 
 #include "journal/fault.h"
 #include "journal/journal.h"
+#include "lib/hooks.h"
 #include "lib/util.h"
 
 #define CHANGES "test-changes"
@@ -31,7 +32,7 @@ static const char *state_file(const char *name)
 
 static bool hooked(long *n)
 {
-	const char *v = getenv("RMAP_REPRO_TEST_FAIL_CHANGE");
+	const char *v = rr_hook_env("RMAP_REPRO_TEST_FAIL_CHANGE");
 	unsigned long long u;
 
 	if (!v || !rr_parse_ull(v, &u) || u > INT_MAX)
@@ -70,7 +71,7 @@ void journal_fault_begin(void)
 
 	if (hooked(&n))
 		unlink(state_file(CHANGES));
-	if (getenv("RMAP_REPRO_TEST_HOLD_AT"))
+	if (rr_hook_env("RMAP_REPRO_TEST_HOLD_AT"))
 		unlink(state_file(HOLDS));
 }
 
@@ -130,15 +131,15 @@ int journal_fault(const char *op, const char *what)
 
 bool journal_undo_broken(const char *op)
 {
-	const char *v = getenv("RMAP_REPRO_TEST_BREAK_UNDO");
+	const char *v = rr_hook_env("RMAP_REPRO_TEST_BREAK_UNDO");
 
 	return v && !strcmp(v, op);
 }
 
 void rr_test_hold(const char *point)
 {
-	const char *at = getenv("RMAP_REPRO_TEST_HOLD_AT");
-	const char *ms = getenv("RMAP_REPRO_TEST_HOLD_MS");
+	const char *at = rr_hook_env("RMAP_REPRO_TEST_HOLD_AT");
+	const char *ms = rr_hook_env("RMAP_REPRO_TEST_HOLD_MS");
 	static bool held;
 	unsigned long long t = 8000;
 	FILE *f;

@@ -15,6 +15,8 @@
 
 #include "journal/fault.h"
 #include "journal/journal.h"
+#include "journal/trust.h"
+#include "lib/hooks.h"
 #include "lib/util.h"
 
 #define MAX_KNOBS 64
@@ -26,9 +28,9 @@ static int nr_knobs_done;
 
 const char *rr_state_dir(void)
 {
-	const char *dir = getenv("RMAP_REPRO_STATE_DIR");
+	const char *dir = rr_hook_env("RMAP_REPRO_STATE_DIR");
 
-	return dir && *dir ? dir : "/run/rmap-repro";
+	return dir ? dir : "/run/rmap-repro";
 }
 
 const char *journal_path(void)
@@ -39,11 +41,48 @@ const char *journal_path(void)
 	return path;
 }
 
-static int make_state_dir(void)
+/*
+ * The state directory, made if missing: a directory of the running
+ * user's (root's) that nobody else can write, not a symbolic link. A
+ * directory anyone could write would let them plant a journal, or a
+ * link where the journal is written.
+ */
+static int make_state_dir(char *why, size_t len)
 {
-	if (mkdir(rr_state_dir(), 0755) && errno != EEXIST)
+	const char *dir = rr_state_dir();
+	struct stat st;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(why, len, "cannot create %s: %s", dir,
+			 strerror(errno));
 		return -errno;
-	return 0;
+	}
+	if (lstat(dir, &st)) {
+		snprintf(why, len, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s is not a directory%s", dir,
+			 S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
+		return -EPERM;
+	}
+	return journal_trust_stat(&st, dir, why, len);
+}
+
+/* An open state file (the lock): a regular file of ours alone. */
+static int trusted_fd(int fd, const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s is not a regular file", path);
+		return -EPERM;
+	}
+	return journal_trust_stat(&st, path, why, len);
 }
 
 /*
@@ -65,13 +104,21 @@ static int inherited_lock(const char *path)
 	return fcntl(fd, F_DUPFD_CLOEXEC, 0);
 }
 
+static char lock_why[320];
+
+const char *rr_lock_why(void)
+{
+	return lock_why;
+}
+
 int rr_lock_acquire(const char *who, char *holder, size_t size)
 {
 	char path[PATH_MAX], buf[128];
 	ssize_t n;
 	int fd, err;
 
-	err = make_state_dir();
+	lock_why[0] = '\0';
+	err = make_state_dir(lock_why, sizeof(lock_why));
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/lock", rr_state_dir());
@@ -80,9 +127,19 @@ int rr_lock_acquire(const char *who, char *holder, size_t size)
 		lock_fd = fd;
 		return 0;
 	}
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(lock_why, sizeof(lock_why), "%s: %s%s", path,
+			 strerror(-err),
+			 err == -ELOOP ? " (a symbolic link)" : "");
+		return err;
+	}
+	err = trusted_fd(fd, path, lock_why, sizeof(lock_why));
+	if (err) {
+		close(fd);
+		return err;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		err = -errno;
 		if (err == -EWOULDBLOCK)
@@ -142,7 +199,19 @@ const char *rr_boot_id(void)
 
 bool journal_exists(void)
 {
-	return rr_path_exists(journal_path());
+	struct stat st;
+
+	/* a dangling link is there too: it must not be written through */
+	return !lstat(journal_path(), &st);
+}
+
+bool journal_is_ours(void)
+{
+	struct stat a, b;
+
+	return journal_fd >= 0 && !fstat(journal_fd, &a) &&
+	       !lstat(journal_path(), &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
 void journal_forget(void)
@@ -154,6 +223,37 @@ void journal_forget(void)
 	nr_knobs_done = 0;
 }
 
+/* A journal left at path, replayed before a run: 0, or -EUCLEAN (why). */
+static int replay_left(const char *path, const char *failed, char *why,
+		       size_t len)
+{
+	struct rr_replay st;
+	struct stat ls;
+
+	if (lstat(path, &ls))
+		return 0;
+	if (strcmp(path, failed))
+		rr_msg("a killed run left %s: restoring it first", path);
+	else
+		rr_msg("an earlier restore failed and kept %s: trying it again",
+		       path);
+	if (!journal_replay(path, true, &st))
+		return 0;
+	if (st.unread[0])
+		snprintf(why, len,
+			 "%s was not replayed: %s. Nothing was changed, and no run starts beside it: remove it if you know what it is, or run scripts/restore --journal %s once it can be read",
+			 path, st.unread, path);
+	else if (strcmp(path, failed))
+		snprintf(why, len,
+			 "the journal a killed run left could not be replayed whole (kept as %s): fix the cause and run scripts/restore --journal %s",
+			 failed, failed);
+	else
+		snprintf(why, len,
+			 "%s records changes an earlier restore could not undo, and they still cannot be: fix the cause and run scripts/restore --journal %s",
+			 failed, failed);
+	return -EUCLEAN;
+}
+
 int journal_begin(const char *who, char *why, size_t len)
 {
 	char buf[256], failed[PATH_MAX];
@@ -162,33 +262,20 @@ int journal_begin(const char *who, char *why, size_t len)
 	/*
 	 * Never truncate the journal of a run that was killed: undo it.
 	 * A replay that failed (now, or in an earlier run: its .failed
-	 * journal, tried again) leaves the machine changed: no run starts
-	 * on top of it.
+	 * journal, tried again) leaves the machine changed, and a file
+	 * that is not the suite's own journal is not replayed: no run
+	 * starts on top of either.
 	 */
 	snprintf(failed, sizeof(failed), "%s.failed", journal_path());
-	if (journal_exists()) {
-		rr_msg("a killed run left %s: restoring it first",
-		       journal_path());
-		if (journal_replay(journal_path(), true, NULL)) {
-			snprintf(why, len,
-				 "the journal a killed run left could not be replayed whole (kept as %s): fix the cause and run scripts/restore --journal %s",
-				 failed, failed);
-			return -EUCLEAN;
-		}
-	}
-	if (rr_path_exists(failed)) {
-		rr_msg("an earlier restore failed and kept %s: trying it again",
-		       failed);
-		if (journal_replay(failed, true, NULL)) {
-			snprintf(why, len,
-				 "%s records changes an earlier restore could not undo, and they still cannot be: fix the cause and run scripts/restore --journal %s",
-				 failed, failed);
-			return -EUCLEAN;
-		}
-	}
+	n = replay_left(journal_path(), failed, why, len);
+	if (!n)
+		n = replay_left(failed, failed, why, len);
+	if (n)
+		return n;
 
-	fd = open(journal_path(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
-		  O_CLOEXEC, 0644);
+	/* new, and never through a link someone left at its name */
+	fd = open(journal_path(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		  O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(why, len, "cannot create %s: %s", journal_path(),
 			 strerror(errno));
@@ -503,30 +590,98 @@ static bool is_ksm_run(const char *path)
 	return len >= 8 && !strcmp(path + len - 8, "/ksm/run");
 }
 
+/* A record whose target was refused (said): a failure of the replay. */
+#define JOURNAL_REFUSED 4
+
+/*
+ * The knobs a run changes: the kernel's memory-management settings and
+ * tracefs files. Anything else (core_pattern, a file in /etc) is not a
+ * change the suite makes, whoever wrote the record.
+ */
+static int check_knob(const char *path, char *real, size_t size, char *why,
+		      size_t len)
+{
+	static const char *const mm[] = {
+		"/proc/sys/vm/", "/sys/kernel/mm/", NULL
+	};
+	static const char *const any[] = { "/", NULL };
+	char why2[256];
+	int err;
+
+	err = journal_trust_path(path, mm, RR_FS_PROC | RR_FS_SYSFS, real,
+				 size, why, len);
+	if (err != -EPERM)
+		return err;
+	err = journal_trust_path(path, any, RR_FS_TRACEFS, real, size, why2,
+				 sizeof(why2));
+	if (err == -EPERM)
+		snprintf(why + strlen(why), len - strlen(why),
+			 " (knobs: /proc/sys/vm, /sys/kernel/mm, tracefs)");
+	return err;
+}
+
+/* The KSM unmerge names the run knob, or nothing (older journals). */
+static int check_ksm_run(const char *path, char *why, size_t len)
+{
+	char real[PATH_MAX];
+	int err;
+
+	if (!*path)
+		return 0;
+	err = check_knob(path, real, sizeof(real), why, len);
+	if (!err && !is_ksm_run(real)) {
+		snprintf(why, len, "%s is not KSM's run knob", path);
+		return -EPERM;
+	}
+	return err;
+}
+
+static int refused(const struct record *r, int err, const char *why)
+{
+	if (err == -ENOENT)
+		return 0;	/* gone: nothing of it to undo */
+	rr_warn("refused the journal's record %s %s: %s; nothing was done with it",
+		r->op, r->a1, why);
+	return JOURNAL_REFUSED;
+}
+
 static int undo(const struct record *recs, int n, int i,
 		enum ksm_run_state *ksm_run, bool verbose)
 {
 	const struct record *r = &recs[i];
 	const struct journal_undo *const *h;
+	char why[512], real[PATH_MAX];
 	int err;
 
 	/* a test hook: this kind's undo broken on purpose (fault.h) */
 	if (journal_undo_broken(r->op))
 		return 0;
 	if (!strcmp(r->op, J_KNOB)) {
-		err = undo_knob(r->a1, r->a2, last_wrote(recs, n, i, r->a1),
+		err = check_knob(r->a1, real, sizeof(real), why, sizeof(why));
+		if (err)
+			return refused(r, err, why);
+		err = undo_knob(real, r->a2, last_wrote(recs, n, i, r->a1),
 				verbose);
-		if (is_ksm_run(r->a1))
+		if (is_ksm_run(real))
 			*ksm_run = err == JOURNAL_LEFT ? RUN_JOURNAL_LEFT : RUN_OURS;
 		return err;
 	}
-	if (!strcmp(r->op, J_KSM_UNMERGE))
+	if (!strcmp(r->op, J_KSM_UNMERGE)) {
+		err = check_ksm_run(r->a1, why, sizeof(why));
+		if (err)
+			return refused(r, err, why);
 		return undo_ksm_unmerge(r->a1, *ksm_run, verbose);
+	}
 	/* The rest: each module's own handler (journal/undo.c's table). */
-	for (h = journal_undos; *h; h++)
-		if (!strcmp(r->op, (*h)->op))
-			return (*h)->undo(r->a1, r->a2, verbose);
-	return -EINVAL;
+	for (h = journal_undos; *h; h++) {
+		if (strcmp(r->op, (*h)->op))
+			continue;
+		err = (*h)->check(r->a1, r->a2, why, sizeof(why));
+		if (err)
+			return refused(r, err, why);
+		return (*h)->undo(r->a1, r->a2, verbose);
+	}
+	return refused(r, -EPERM, "not a kind of record the suite writes");
 }
 
 static int parse_records(char *text, struct record **out)
@@ -574,48 +729,132 @@ static const char *journal_boot(const struct record *recs, int n)
 	return NULL;
 }
 
+/*
+ * Open path for a replay if it is the suite's own journal: a regular
+ * file, not a link, of the running user's (root's) in a directory of
+ * theirs, writable by nobody else, that starts with the header. Its
+ * text (to free), or NULL with why; *st gets what was opened.
+ */
+static char *open_trusted(const char *path, struct stat *st, char *why,
+			  size_t len)
+{
+	size_t hlen = strlen(JOURNAL_HEADER);
+	char *text;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "cannot open it: %s%s", strerror(errno),
+			 errno == ELOOP ? " (a symbolic link)" : "");
+		return NULL;
+	}
+	if (fstat(fd, st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(why, len, "it is not a regular file");
+		close(fd);
+		return NULL;
+	}
+	if (journal_trust_stat(st, "the file", why, len) ||
+	    journal_trust_parent(path, why, len)) {
+		close(fd);
+		return NULL;
+	}
+	text = calloc(1, st->st_size + 1);
+	if (!text || read(fd, text, st->st_size) != st->st_size) {
+		snprintf(why, len, "cannot read its %lld bytes: %s",
+			 (long long)st->st_size,
+			 text ? strerror(errno) : "out of memory");
+		free(text);
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	if (strncmp(text, JOURNAL_HEADER, hlen) ||
+	    (text[hlen] != ':' && text[hlen] != '\n')) {
+		snprintf(why, len,
+			 "it does not start with \"" JOURNAL_HEADER "\": not a journal of this suite");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int journal_check_file(const char *path, char *why, size_t len)
+{
+	struct stat st;
+	char *text = open_trusted(path, &st, why, len);
+
+	free(text);
+	return text ? 0 : -EPERM;
+}
+
+/* path still names the file that was replayed (not one put there since) */
+static bool same_file(const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	return !lstat(path, &now) && now.st_dev == st->st_dev &&
+	       now.st_ino == st->st_ino;
+}
+
+/* After the replay: a clean journal goes, one with failures stays. */
+static void journal_done(const char *path, const struct stat *st,
+			 int failures)
+{
+	char failed[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (!same_file(path, st)) {
+		rr_warn("%s changed during its replay: left as it is", path);
+	} else if (!failures) {
+		unlink(path);
+	} else {
+		/* A journal replayed from .failed stays where it is. */
+		if (len > 7 && !strcmp(path + len - 7, ".failed"))
+			snprintf(failed, sizeof(failed), "%s", path);
+		else
+			snprintf(failed, sizeof(failed), "%s.failed", path);
+		if (!strcmp(failed, path) || !rename(path, failed))
+			rr_warn("kept the journal as %s; fix the cause and run scripts/restore --journal %s",
+				failed, failed);
+	}
+	if (journal_fd >= 0 && !strcmp(path, journal_path())) {
+		close(journal_fd);
+		journal_fd = -1;
+	}
+	journal_forget();
+}
+
 int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 {
 	struct record *recs = NULL;
 	struct rr_replay res = { 0 };
 	enum ksm_run_state ksm_run = RUN_UNTOUCHED;
-	char *text, failed[PATH_MAX];
 	const char *boot;
-	struct stat st;
-	int fd, n, i, err, failures = 0;
+	struct stat st, ls;
+	char *text;
+	int n, i, err, failures = 0;
 
 	if (st_out)
 		memset(st_out, 0, sizeof(*st_out));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
+	if (lstat(path, &ls) && errno == ENOENT)
 		return 0;
 	/*
-	 * A journal that cannot be read undoes nothing: that is a failure
-	 * of the restore, said and counted (the caller must not take the
-	 * machine for restored), and the journal stays for a later replay.
+	 * A journal that cannot be read, or is not the suite's own, undoes
+	 * nothing: a failure of the restore, said and counted (the caller
+	 * must not take the machine for restored); the file stays as it is.
 	 */
-	if (fd < 0 || fstat(fd, &st)) {
-		rr_warn("cannot read %s: %s; nothing was undone", path,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	text = open_trusted(path, &st, res.unread, sizeof(res.unread));
+	if (!text)
 		goto unread;
-	}
-	text = calloc(1, st.st_size + 1);
-	if (!text || read(fd, text, st.st_size) != st.st_size) {
-		rr_warn("cannot read %s (%lld bytes): %s; nothing was undone",
-			path, (long long)st.st_size,
-			text ? strerror(errno) : "out of memory");
-		free(text);
-		close(fd);
-		goto unread;
-	}
-	close(fd);
-
 	n = parse_records(text, &recs);
 	if (n < 0) {
-		rr_warn("cannot parse %s: %s; nothing was undone", path,
-			strerror(-n));
+		snprintf(res.unread, sizeof(res.unread), "cannot parse it: %s",
+			 strerror(-n));
 		free(text);
 		goto unread;
 	}
@@ -635,6 +874,9 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 			res.left++;
 		} else if (err == JOURNAL_RETIRED) {
 			res.retired++;
+		} else if (err == JOURNAL_REFUSED) {
+			res.refused++;
+			failures++;
 		} else if (err) {
 			rr_warn("could not undo %s %s: %s", recs[i].op,
 				recs[i].a1, strerror(-err));
@@ -648,29 +890,13 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st_out)
 	res.failures = failures;
 	if (st_out)
 		*st_out = res;
-
-	if (!failures) {
-		unlink(path);
-	} else {
-		size_t len = strlen(path);
-
-		/* A journal replayed from .failed stays where it is. */
-		if (len > 7 && !strcmp(path + len - 7, ".failed"))
-			snprintf(failed, sizeof(failed), "%s", path);
-		else
-			snprintf(failed, sizeof(failed), "%s.failed", path);
-		if (!strcmp(failed, path) || !rename(path, failed))
-			rr_warn("kept the journal as %s; fix the cause and run scripts/restore --journal %s",
-				failed, failed);
-	}
-	if (journal_fd >= 0 && !strcmp(path, journal_path())) {
-		close(journal_fd);
-		journal_fd = -1;
-	}
-	journal_forget();
+	journal_done(path, &st, failures);
 	return failures;
 unread:
+	rr_warn("%s was not replayed: %s; nothing was undone, and the file is left as it is",
+		path, res.unread);
+	res.failures = 1;
 	if (st_out)
-		st_out->failures = 1;
+		*st_out = res;
 	return 1;
 }

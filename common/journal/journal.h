@@ -10,7 +10,10 @@
  * The state directory is /run/rmap-repro: /run does not survive a reboot,
  * and neither does anything the journal records (sysfs knobs, swap, zram,
  * cgroups, tracefs objects), so a stale journal never outlives its state.
- * RMAP_REPRO_STATE_DIR overrides it (unit tests).
+ * RMAP_REPRO_STATE_DIR overrides it in the test build (lib/hooks.h).
+ * The directory, the lock and the journal must be the running user's
+ * (root's) and writable by nobody else, and are never followed through
+ * a symbolic link (journal/trust.h).
  */
 #ifndef RR_JOURNAL_H
 #define RR_JOURNAL_H
@@ -43,8 +46,15 @@ struct rr_replay {
 	int undone;		/* records undone */
 	int left;		/* changed since: left alone */
 	int retired;		/* frames this run retired until reboot */
-	int failures;		/* could not be undone */
+	int failures;		/* could not be undone, or refused */
+	int refused;		/* of those, records whose target was refused */
 	bool other_boot;	/* journal of an earlier boot: nothing to do */
+	/*
+	 * The file itself was refused (not the suite's own: owner, mode,
+	 * a symbolic link, no header) or could not be read: why. It was
+	 * neither replayed nor renamed nor removed.
+	 */
+	char unread[320];
 };
 
 const char *rr_state_dir(void);
@@ -57,9 +67,17 @@ const char *journal_path(void);
  */
 int rr_lock_acquire(const char *who, char *holder, size_t size);
 int rr_lock_wait(const char *who, unsigned int timeout_s);
+/*
+ * Why the last failure to take the lock, other than -EBUSY, happened: a
+ * state directory or lock file that is not the running user's alone, a
+ * symbolic link, ... ("" when it was only an errno).
+ */
+const char *rr_lock_why(void);
 void rr_lock_release(void);
 
 bool journal_exists(void);
+/* Is journal_path() the journal this process began (and still open)? */
+bool journal_is_ours(void);
 /*
  * Start a new journal for this run (the lock must be held). A journal
  * left by a killed run is replayed first, never overwritten, and so is
@@ -89,9 +107,16 @@ void journal_forget(void);
  * number of records that could not be undone; st (if not NULL) gets the
  * counts. A journal written in an earlier boot undoes nothing: a reboot
  * reset everything it records. A clean journal is removed; one with
- * failures is kept as <path>.failed for a later retry.
+ * failures is kept as <path>.failed for a later retry. A file that is
+ * not the suite's own journal (journal/trust.h) is refused whole: one
+ * failure, st->unread says why, and the file is left as it is.
  */
 int journal_replay(const char *path, bool verbose, struct rr_replay *st);
+/*
+ * Would journal_replay() read path (the suite's own journal, by the
+ * rules of journal/trust.h)? 0, or -EPERM with why. Reads only.
+ */
+int journal_check_file(const char *path, char *why, size_t len);
 
 /*
  * Remove a tracefs instance directory, its hist triggers first (triggers
@@ -106,9 +131,15 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st);
  */
 #define JOURNAL_LEFT 1
 #define JOURNAL_RETIRED 2
+/*
+ * check(): is the record's target one the suite makes (journal/trust.h)?
+ * 0: undo it; -ENOENT: it is gone, nothing to undo; -EPERM, with why:
+ * refused, nothing is done, and the replay counts it as a failure.
+ */
 struct journal_undo {
 	const char *op;
 	int (*undo)(const char *a1, const char *a2, bool verbose);
+	int (*check)(const char *a1, const char *a2, char *why, size_t len);
 };
 extern const struct journal_undo *const journal_undos[];
 /* rmdir(), retried while a task that just left keeps it busy. */

@@ -55,7 +55,8 @@ static int set_value(const struct rr_opt *o, const char *val, char *err,
 		return 0;
 	case OPT_DOUBLE:
 		if (!rr_parse_double(val, &d)) {
-			snprintf(err, errlen, "--%s: '%s' is not a number",
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a decimal number",
 				 o->name, val);
 			return -1;
 		}

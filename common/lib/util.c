@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/hooks.h"
 #include "lib/util.h"
 
 extern char **environ;
@@ -279,9 +280,9 @@ void rr_knob_value(const char *raw, char *out, size_t size)
 
 static const char *dir_env(const char *name, const char *dflt)
 {
-	const char *dir = getenv(name);
+	const char *dir = rr_hook_env(name);
 
-	return dir && *dir ? dir : dflt;
+	return dir ? dir : dflt;
 }
 
 const char *rr_sys_dir(void)
@@ -347,11 +348,37 @@ bool rr_parse_ull(const char *s, unsigned long long *val)
 	return !rr_parse_dec(s, val);
 }
 
+/*
+ * A decimal number: [+-]digits[.digits][e[+-]digits]. strtod() alone
+ * would also take 0x10 (16), inf and nan.
+ */
+static bool decimal_float(const char *s)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (!digits)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return !*p;
+}
+
 bool rr_parse_double(const char *s, double *val)
 {
 	char *end;
 
-	if (!s || !*s)
+	if (!s || !*s || !decimal_float(s))
 		return false;
 	errno = 0;
 	*val = strtod(s, &end);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "journal/journal.h"
+#include "lib/hooks.h"
 #include "lib/util.h"
 #include "measure/meter.h"
 #include "measure/oracle.h"
@@ -304,7 +305,7 @@ static int trigger_once(struct body *b, struct firing *fi)
 {
 	struct rr_result *res = b->res;
 	struct rr_case_result *c = fi->c;
-	const char *hold = getenv("RMAP_REPRO_TEST_HOLD_MS");
+	const char *hold = rr_hook_env("RMAP_REPRO_TEST_HOLD_MS");
 	struct rr_ticker *tick;
 	char phase[128];
 	uint64_t t0, dt, tv0 = 0;
@@ -330,7 +331,7 @@ static int trigger_once(struct body *b, struct firing *fi)
 	 * short its walks. Not timed: the clock starts after it.
 	 */
 	if (fi->pass == RR_PASS_PROBE && hold &&
-	    !getenv("RMAP_REPRO_TEST_HOLD_AT"))
+	    !rr_hook_env("RMAP_REPRO_TEST_HOLD_AT"))
 		rr_sleep_ms(atoi(hold));
 	tick = rr_ticker_start(phase);
 	/* what an error says comes from this firing, not an earlier one */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* DAMON's sysfs interface: one kdamond of ours, paddr, over given frames. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "journal/journal.h"
+#include "journal/trust.h"
 #include "lib/util.h"
 #include "mm/damon.h"
 
@@ -195,4 +197,17 @@ static int undo_damon(const char *admin, const char *unused, bool verbose)
 	return err;
 }
 
-const struct journal_undo rr_undo_damon = { J_DAMON, undo_damon };
+/* DAMON's admin directory in sysfs (a stand-in's in the unit tests). */
+static int check_damon(const char *admin, const char *unused, char *why,
+		       size_t len)
+{
+	static const char *const ours[] = { "/sys/kernel/mm/damon/admin", NULL };
+	char real[PATH_MAX];
+
+	return journal_trust_path(admin, ours, RR_FS_SYSFS, real, sizeof(real),
+				  why, len);
+}
+
+const struct journal_undo rr_undo_damon = {
+	J_DAMON, undo_damon, check_damon
+};

@@ -92,7 +92,20 @@ static int undo_unpoison(const char *pfn_text, const char *unused,
 	return err;
 }
 
-const struct journal_undo rr_undo_unpoison = { J_UNPOISON, undo_unpoison };
+static int check_unpoison(const char *pfn_text, const char *unused,
+			  char *why, size_t len)
+{
+	unsigned long long pfn;
+
+	if (!rr_parse_dec(pfn_text, &pfn))
+		return 0;
+	snprintf(why, len, "not a frame number");
+	return -EPERM;
+}
+
+const struct journal_undo rr_undo_unpoison = {
+	J_UNPOISON, undo_unpoison, check_unpoison
+};
 
 bool rr_hwpoison_reachable(char *why, size_t len)
 {

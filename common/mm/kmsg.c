@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/hooks.h"
 #include "lib/util.h"
 #include "mm/kmsg.h"
 
@@ -65,9 +66,9 @@ void rr_klog_add(struct rr_klog *out, const char *msg)
 
 void rr_kmsg_open(struct rr_kmsg *k)
 {
-	const char *path = getenv("RMAP_REPRO_KMSG");
+	const char *path = rr_hook_env("RMAP_REPRO_KMSG");
 
-	if (!path || !*path)
+	if (!path)
 		path = "/dev/kmsg";
 	k->why[0] = '\0';
 	if (rr_read_long(TAINTED, &k->taint))

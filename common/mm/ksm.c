@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "journal/journal.h"
+#include "lib/hooks.h"
 #include "lib/util.h"
 #include "mm/ksm.h"
 
@@ -34,9 +35,9 @@ static bool owned;
 
 const char *rr_ksm_dir(void)
 {
-	const char *dir = getenv("RMAP_REPRO_KSM_DIR");
+	const char *dir = rr_hook_env("RMAP_REPRO_KSM_DIR");
 
-	return dir && *dir ? dir : KSM_DIR;
+	return dir ? dir : KSM_DIR;
 }
 
 static void path_of(char *buf, size_t size, const char *knob)

@@ -9,6 +9,7 @@
 
 #include "journal/fault.h"
 #include "journal/journal.h"
+#include "journal/trust.h"
 #include "lib/util.h"
 #include "mm/memcg.h"
 
@@ -131,6 +132,11 @@ int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 	int err;
 
 	memset(cg, 0, sizeof(*cg));
+	if (!rr_memcg_name_ours(name)) {
+		snprintf(why, len, "a bug: the group name %s is not the suite's",
+			 name);
+		return -EINVAL;
+	}
 	cg->ver = rr_memcg_detect(mnt, sizeof(mnt), why, len);
 	if (cg->ver == RR_MEMCG_NONE)
 		return -ENODEV;
@@ -333,4 +339,48 @@ static int undo_cgroup(const char *dir, const char *unused, bool verbose)
 	return journal_rmdir(dir, verbose);
 }
 
-const struct journal_undo rr_undo_cgroup = { J_CGROUP, undo_cgroup };
+/*
+ * The suite's group names: rmap-repro-PID, or rmap-repro-WHAT-PID (the
+ * pressure trigger's load-, revive-), WHAT in lower-case letters.
+ */
+bool rr_memcg_name_ours(const char *name)
+{
+	const char *p = name + strlen(RR_MEMCG_PREFIX), *dash;
+
+	if (strncmp(name, RR_MEMCG_PREFIX, strlen(RR_MEMCG_PREFIX)))
+		return false;
+	dash = strrchr(p, '-');
+	if (dash) {
+		for (; p < dash; p++)
+			if (*p < 'a' || *p > 'z')
+				return false;
+		p = dash + 1;
+	}
+	return journal_trust_name(p, "");
+}
+
+/*
+ * Its undo SIGKILLs whatever the group holds: only a group of the
+ * suite's name, inside a cgroup file system.
+ */
+static int check_cgroup(const char *dir, const char *unused, char *why,
+			size_t len)
+{
+	static const char *const any[] = { "/", NULL };
+	char copy[PATH_MAX], real[PATH_MAX], *base, *parent;
+
+	snprintf(copy, sizeof(copy), "%s", dir);
+	base = strrchr(copy, '/');
+	if (!base || !rr_memcg_name_ours(base + 1)) {
+		snprintf(why, len, "not a cgroup of the suite's name (" RR_MEMCG_PREFIX "PID)");
+		return -EPERM;
+	}
+	*base = '\0';
+	parent = copy[0] ? copy : "/";
+	return journal_trust_path(parent, any, RR_FS_CGROUP, real,
+				  sizeof(real), why, len);
+}
+
+const struct journal_undo rr_undo_cgroup = {
+	J_CGROUP, undo_cgroup, check_cgroup
+};

@@ -8,6 +8,7 @@
 #define RR_MEMCG_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 enum rr_memcg_ver { RR_MEMCG_NONE, RR_MEMCG_V1, RR_MEMCG_V2 };
@@ -21,8 +22,15 @@ struct rr_memcg {
 enum rr_memcg_ver rr_memcg_detect(char *mnt, size_t size, char *why,
 				  size_t len);
 const char *rr_memcg_ver_name(enum rr_memcg_ver v);
+/*
+ * A new group named name, which must be the suite's (rr_memcg_name_ours):
+ * the journal's replay removes no other, and kills what it holds.
+ */
 int rr_memcg_create(struct rr_memcg *cg, const char *name, char *why,
 		    size_t len);
+#define RR_MEMCG_PREFIX "rmap-repro-"
+/* RR_MEMCG_PREFIX, optionally lower-case letters and '-', then a pid. */
+bool rr_memcg_name_ours(const char *name);
 /*
  * The path of ver's group in /proc/PID/cgroup's text (pure: tested
  * alone); -ENOENT if that hierarchy is not there.

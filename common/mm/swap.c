@@ -9,6 +9,7 @@
 #include <sys/swap.h>
 
 #include "journal/journal.h"
+#include "journal/trust.h"
 #include "lib/util.h"
 #include "mm/swap.h"
 #include "mm/sysinfo.h"
@@ -412,6 +413,41 @@ static int undo_module_rec(const char *name, const char *unused,
 	return undo_module(name, verbose);
 }
 
-const struct journal_undo rr_undo_swapon = { J_SWAPON, undo_swapon };
-const struct journal_undo rr_undo_zram = { J_ZRAM, undo_zram };
-const struct journal_undo rr_undo_module = { J_MODULE, undo_module_rec };
+/* The swap a run turns on is a zram device of its own, nothing else. */
+static int check_swapon(const char *dev, const char *ident, char *why,
+			size_t len)
+{
+	if (journal_trust_name(dev, "/dev/zram"))
+		return 0;
+	snprintf(why, len, "not a zram device (/dev/zramN)");
+	return -EPERM;
+}
+
+static int check_zram(const char *id, const char *ident, char *why,
+		      size_t len)
+{
+	if (journal_trust_name(id, ""))
+		return 0;
+	snprintf(why, len, "not a zram device number");
+	return -EPERM;
+}
+
+/* The modules a run may load (swap.c, hwpoison.c), and no other. */
+static int check_module(const char *name, const char *unused, char *why,
+			size_t len)
+{
+	static const char *const ours[] = { "zram", "hwpoison_inject", NULL };
+
+	if (journal_trust_one_of(name, ours))
+		return 0;
+	snprintf(why, len, "not a module the suite loads (zram, hwpoison_inject)");
+	return -EPERM;
+}
+
+const struct journal_undo rr_undo_swapon = {
+	J_SWAPON, undo_swapon, check_swapon
+};
+const struct journal_undo rr_undo_zram = { J_ZRAM, undo_zram, check_zram };
+const struct journal_undo rr_undo_module = {
+	J_MODULE, undo_module_rec, check_module
+};

@@ -181,6 +181,12 @@ extern struct rr_config rr_cfg;
 
 int rr_main(const struct rr_repro *r, int argc, char **argv);
 /*
+ * argv[0] of a reproducer exec()ed as a child that only exits (exec-storm
+ * times exec() with it): with one argument, "1" (exit 0), or a mapping's
+ * name that /proc/self/maps must hold (exit 0, else 3).
+ */
+#define RR_EXEC_CHILD "rmap-repro-exec-child"
+/*
  * A check() for reproducers with no victim thread (nothing toggles an
  * rmap lock in their pattern): --victim auto becomes off, another mode
  * is a usage error.

@@ -90,6 +90,13 @@ void rr_set_verdict(struct rr_result *r, enum rr_verdict v,
 		snprintf(r->reason + o, sizeof(r->reason) - o,
 			 " (the last change refused in the run: %s)",
 			 refused);
+	/*
+	 * One line: a reason may quote a path or a kernel's message, and
+	 * a line break there would start a line of its own in the KTAP.
+	 */
+	for (char *p = r->reason; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = ' ';
 }
 
 double rr_case_trigger_s(const struct rr_case_result *c)

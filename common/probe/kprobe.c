@@ -14,6 +14,7 @@
 #include <tracefs.h>
 
 #include "journal/journal.h"
+#include "journal/trust.h"
 #include "lib/util.h"
 #include "probe/bracket.h"
 #include "probe/probe.h"
@@ -53,7 +54,39 @@ static int undo_dynevent(const char *name, const char *dir, bool verbose)
 	return err;
 }
 
-const struct journal_undo rr_undo_dynevent = { J_DYNEVENT, undo_dynevent };
+/*
+ * A dynamic event of the suite's own: rmap_repro/NAME, or the synthetic
+ * event synthetic/rmap_repro_NAME; in a tracefs.
+ */
+static int check_dynevent(const char *name, const char *dir, char *why,
+			  size_t len)
+{
+	static const char *const any[] = { "/", NULL };
+	static const char *const groups[] = {
+		RR_KPROBE_GROUP "/", "synthetic/" RR_KPROBE_GROUP "_", NULL
+	};
+	char real[PATH_MAX];
+	const char *p = NULL;
+	int i;
+
+	for (i = 0; groups[i] && !p; i++)
+		if (!strncmp(name, groups[i], strlen(groups[i])))
+			p = name + strlen(groups[i]);
+	for (; p && *p; p++)
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= '0' && *p <= '9') &&
+		    *p != '_')
+			break;
+	if (!p || *p || p == name) {
+		snprintf(why, len, "not a dynamic event of the suite's (" RR_KPROBE_GROUP "/NAME)");
+		return -EPERM;
+	}
+	return journal_trust_path(dir, any, RR_FS_TRACEFS, real, sizeof(real),
+				  why, len);
+}
+
+const struct journal_undo rr_undo_dynevent = {
+	J_DYNEVENT, undo_dynevent, check_dynevent
+};
 
 static bool kprobe_available(struct rr_probe_setup *ps, int trigger_bracket,
 			     char *why, size_t len)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "journal/journal.h"
+#include "journal/trust.h"
 #include "lib/util.h"
 #include "probe/trace.h"
 
@@ -99,8 +100,51 @@ static int undo_mount_rec(const char *dir, const char *unused, bool verbose)
 	return undo_mount(dir, verbose);
 }
 
-const struct journal_undo rr_undo_instance = { J_INSTANCE, undo_instance };
-const struct journal_undo rr_undo_mount = { J_MOUNT, undo_mount_rec };
+/* An instance of the suite's name, in a tracefs's instances/. */
+static int check_instance(const char *dir, const char *unused, char *why,
+			  size_t len)
+{
+	static const char *const any[] = { "/", NULL };
+	char copy[PATH_MAX], real[PATH_MAX], *base;
+	size_t n;
+
+	snprintf(copy, sizeof(copy), "%s", dir);
+	base = strrchr(copy, '/');
+	if (!base || !journal_trust_name(base + 1, RR_INSTANCE_PREFIX)) {
+		snprintf(why, len, "not an instance of the suite's name (" RR_INSTANCE_PREFIX "PID)");
+		return -EPERM;
+	}
+	*base = '\0';
+	n = strlen(copy);
+	if (n < 10 || strcmp(copy + n - 10, "/instances")) {
+		snprintf(why, len, "not in a tracefs instances/ directory");
+		return -EPERM;
+	}
+	return journal_trust_path(copy, any, RR_FS_TRACEFS, real, sizeof(real),
+				  why, len);
+}
+
+/* The two mounts a run may make: tracefs, and debugfs (hwpoison.c). */
+static int check_mount(const char *dir, const char *unused, char *why,
+		       size_t len)
+{
+	static const char *const ours[] = {
+		TRACEFS_DIR, "/sys/kernel/debug", NULL
+	};
+
+	if (journal_trust_one_of(dir, ours))
+		return 0;
+	snprintf(why, len, "not a mount the suite makes (%s, /sys/kernel/debug)",
+		 TRACEFS_DIR);
+	return -EPERM;
+}
+
+const struct journal_undo rr_undo_instance = {
+	J_INSTANCE, undo_instance, check_instance
+};
+const struct journal_undo rr_undo_mount = {
+	J_MOUNT, undo_mount_rec, check_mount
+};
 
 /* ---- tracing ---- */
 

@@ -233,13 +233,13 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	if (err)
 		return err;
 	rr_phase(res, "setup: the load's memory cgroup");
-	snprintf(name, sizeof(name), "rmap-repro-load-%d", getpid());
+	snprintf(name, sizeof(name), RR_MEMCG_PREFIX "load-%d", getpid());
 	err = rr_memcg_create(&st.cg, name, why, len);
 	if (err)
 		return err;
 	snprintf(res->memcg, sizeof(res->memcg), "%s %s",
 		 rr_memcg_ver_name(st.cg.ver), st.cg.path);
-	snprintf(name, sizeof(name), "rmap-repro-revive-%d", getpid());
+	snprintf(name, sizeof(name), RR_MEMCG_PREFIX "revive-%d", getpid());
 	err = rr_memcg_current(&st.home, why, len);
 	if (!err)
 		err = rr_memcg_create(&st.scratch, name, why, len);

@@ -77,7 +77,7 @@ static int setup(struct rr_trigger_ctx *ctx, struct rr_result *res,
 	if (err)
 		return err;
 	rr_phase(res, "setup: memory cgroup");
-	snprintf(name, sizeof(name), "rmap-repro-%d", getpid());
+	snprintf(name, sizeof(name), RR_MEMCG_PREFIX "%d", getpid());
 	err = rr_memcg_create(&cg, name, why, len);
 	if (!err)
 		err = rr_memcg_join(&cg);

@@ -125,10 +125,33 @@ def gnuplot_rows: .values as $v | .cases as $c
 	| ([$v[$i]] + [$c[] | .points[$i].max_ms // "NaN"])
 	| map(tostring) | join(" ");
 
-# gnuplot's plot clause, title and x tics.
-def gnuplot_plots: [.cases | to_entries[]
-	| "\"sweep.dat\" using 1:\(.key + 2) with linespoints title \"\(.value.name) max\""]
-	| join(", ");
+# gnuplot's strings, each an argument of scripts/lib/sweep.gp (never its
+# program text): the cases' names, the title, the x tics' values.
+def gnuplot_cases: [.cases[].name] | join(" ");
 def gnuplot_title:
 	"\(.reproducer): \(.probe | join(", ")) max over --\(.param), kernel \(.kernel)";
-def gnuplot_xtics: [.values[] | "\"\(.)\" \(.)"] | join(", ");
+def gnuplot_xtics: [.values[] | tostring] | join(" ");
+
+# What makes a sweep.json not the suite's, or "" (scripts/sweep --replot
+# reads files received from others: a name becomes a file name or a
+# title, a value a number on an axis).
+def sweep_invalid:
+	def name: type == "string" and test("^[A-Za-z0-9@._-]+$");
+	def num_or_null: . == null or type == "number";
+	if type != "object" then "not a JSON object"
+	elif (.param | type == "string" and test("^[a-z][a-z0-9-]*$")) | not
+	then "its param is not an option's name"
+	elif (.reproducer | name) | not then "its reproducer is not a name"
+	elif (.values | type == "array" and length > 0 and
+	      all(.[]; type == "number")) | not
+	then "its values are not numbers"
+	elif ((.probe // []) | type == "array" and all(.[]; name)) | not
+	then "its probes are not names"
+	elif (.kernel | type == "string" or . == null) | not
+	then "its kernel is not a string"
+	elif (.cases | type == "array" and all(.[]; (.name | name) and
+	      (.points | type == "array" and
+	       all(.[]; (.max_ms | num_or_null) and (.p50_ms | num_or_null)))))
+	     | not
+	then "a case's name is not a name, or a point's figure not a number"
+	else "" end;

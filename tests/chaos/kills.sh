@@ -92,7 +92,7 @@ kill_at() {
 	fi
 	wait_unlocked
 	if [ "$sig" = KILL ]; then
-		"$top/scripts/restore" >"$work/k.restore" 2>&1
+		user_env "$top/scripts/restore" >"$work/k.restore" 2>&1
 	fi
 	kills=$((kills + 1))
 	per_sig[$sig]=$((${per_sig[$sig]:-0} + 1))
@@ -172,7 +172,8 @@ runall_kill() {
 
 	before=$(chaos_snapshot)
 	RMAP_REPRO_TEST_HOLD_AT=$p RMAP_REPRO_TEST_HOLD_MS=${CHAOS_HOLD_MS:-4000} \
-		"$top/scripts/run-all" --preset quick --only ksm-mprotect-split \
+		"$top/scripts/run-all" --test-build --preset quick \
+		--only ksm-mprotect-split \
 		--out "$work/ra" -- "${ra_opts[@]}" \
 		>"$work/ra.out" 2>"$work/ra.err" &
 	pid=$!		# set -m: a job of its own, its pid its group
@@ -193,7 +194,7 @@ runall_kill() {
 	per_sig[run-all $sig]=$((${per_sig[run-all $sig]:-0} + 1))
 	if [ $sig = KILL ]; then
 		wait_unlocked
-		"$top/scripts/restore" >"$work/ra.restore" 2>&1
+		user_env "$top/scripts/restore" >"$work/ra.restore" 2>&1
 	elif pgrep -f "$bin/ksm-mprotect-split" >/dev/null; then
 		# returned before its reproducer had finished restoring
 		not_ok "$desc: run-all returned after its reproducer" \

@@ -103,7 +103,7 @@ assert_same "...and the machine is as before" "$before" "$(snapshot)"
 kill9() {
 	local pid
 
-	RMAP_REPRO_TEST_HOLD_MS=8000 "$repro" "$@" >/dev/null \
+	RMAP_REPRO_TEST_HOLD_MS=8000 "$tbin/${repro##*/}" "$@" >/dev/null \
 		2>"$work/k9.err" &
 	pid=$!
 	wait_for "$work/k9.err" "(probe pass)" 120

@@ -92,7 +92,7 @@ assert "a tree of more than 1024 members is a usage error (exit 2)" [ $? = 2 ]
 # and the family die with it; scripts/restore puts the machine back.
 set -m
 before=$(snapshot)
-RMAP_REPRO_TEST_HOLD_MS=8000 "$bin/ksm-fork" --runs 1 --pages $pages \
+RMAP_REPRO_TEST_HOLD_MS=8000 "$tbin/ksm-fork" --runs 1 --pages $pages \
 	--identical 64 --children $kids --format json \
 	>/dev/null 2>"$work/kill.err" &
 pid=$!

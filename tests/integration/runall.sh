@@ -8,26 +8,27 @@
 # at a time, a new output directory per run, and signals to run-all's
 # process group forwarded to the reproducer, with run-all returning only
 # once it has ended; --bisect's codes, and git bisect run over a small
-# history that they drive. No kernel state is touched.
+# history that they drive. No kernel state is touched. (It runs the
+# test build, run-all --test-build: its state directory is a test's.)
 . "$(dirname "$0")/../lib/integration.sh"
 
 set -m
 fake=$work/tree
 export RMAP_REPRO_STATE_DIR=$work/state
 mkdir -p "$fake/scripts" "$fake/reproducers" "$fake/configs" \
-	 "$fake/build/bin" "$RMAP_REPRO_STATE_DIR"
+	 "$fake/build/test/bin" "$RMAP_REPRO_STATE_DIR"
 cp -r "$top/scripts/run-all" "$top/scripts/lib" "$fake/scripts/"
 touch "$fake/reproducers/fa.c" "$fake/reproducers/fb.c"
 printf -- '--runs 1\n[fa]\n--pages 10\n' >"$fake/configs/quick.preset"
 cp "$fake/configs/quick.preset" "$fake/configs/default.preset"
-cat >"$fake/build/bin/rmap-probes" <<'EOF'
+cat >"$fake/build/test/bin/rmap-probes" <<'EOF'
 #!/bin/bash
 [ "${1:-}" = --json ] && echo '{"rmap-tp": false}' || echo "rmap-tp no"
 EOF
 # A reproducer: FAKE_<name>="exit code" (default 0), FAKE_SLOW=seconds
 # before it ends, FAKE_MARK=a file it writes once its "restore" is done
 # (2 s after a signal).
-cat >"$fake/build/bin/fa" <<'EOF'
+cat >"$fake/build/test/bin/fa" <<'EOF'
 #!/bin/bash
 name=$(basename "$0")
 base=$name
@@ -74,9 +75,13 @@ printf 'KTAP version 1\n1..1\n    # %s: max 1.000 ms\n%s 1 %s\n' "$name" \
 	"$k" "$name" >"$out/$name.ktap"
 exit "$rc"
 EOF
-chmod +x "$fake/build/bin/rmap-probes" "$fake/build/bin/fa"
-cp "$fake/build/bin/fa" "$fake/build/bin/fb"
-ra=$fake/scripts/run-all
+chmod +x "$fake/build/test/bin/rmap-probes" "$fake/build/test/bin/fa"
+cp "$fake/build/test/bin/fa" "$fake/build/test/bin/fb"
+# The state directory is a test hook's: the test build's run-all.
+ra=$fake/ra
+printf '#!/bin/bash\nexec "%s/scripts/run-all" --test-build "$@"\n' "$fake" \
+	>"$ra"
+chmod +x "$ra"
 
 # --- a variant section: the reproducer once more, under its label ------
 printf -- '--runs 1\n[fa]\n--pages 10\n[fa@big]\n--pages 99\n' \

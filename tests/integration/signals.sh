@@ -38,8 +38,10 @@ assert "a nohup background job has them ignored" \
 	[ "$(sigign nohup_bg)" = 3 ]
 assert "sigdfl gives them back" \
 	[ "$(sigign nohup_bg "$top/build/tests/helpers/sigdfl")" = 0 ]
-export RMAP_REPRO_TEST_HOLD_MS=8000
-repro=$bin/ksm-mprotect-split
+# the hook is the test build's (common/lib/hooks.h); scripts/restore,
+# the user's, then replays what that run left
+hold=(env RMAP_REPRO_TEST_HOLD_MS=8000)
+repro=$tbin/ksm-mprotect-split
 long=(--runs 1 --pages 2000 --identical 64 --format json)
 trigger=$(expected_trigger)
 inside="case ksm: trigger $trigger (probe pass)"
@@ -48,7 +50,7 @@ echo "# here: trigger $trigger"
 # --- SIGINT during the trigger ---------------------------------------
 before=$(snapshot)
 mid=$before
-"$repro" "${long[@]}" --out "$work/int" >"$work/int.json" 2>"$work/int.err" &
+"${hold[@]}" "$repro" "${long[@]}" --out "$work/int" >"$work/int.json" 2>"$work/int.err" &
 pid=$!
 if wait_for "$work/int.err" "$inside" 120; then
 	sleep 0.5
@@ -80,7 +82,7 @@ assert_same "SIGINT: the machine is as before" "$before" "$after"
 
 # --- the run's own timeout -------------------------------------------
 before=$(snapshot)
-"$repro" "${long[@]}" --timeout 5 --out "$work/tmo" >/dev/null 2>"$work/tmo.err"
+"${hold[@]}" "$repro" "${long[@]}" --timeout 5 --out "$work/tmo" >/dev/null 2>"$work/tmo.err"
 rc=$?
 after=$(snapshot)
 assert "timeout: exit 2 (error)" [ $rc = 2 ]
@@ -91,7 +93,7 @@ assert_same "timeout: the machine is as before" "$before" "$after"
 
 # --- SIGKILL, then scripts/restore -----------------------------------
 before=$(snapshot)
-"$repro" "${long[@]}" >/dev/null 2>"$work/kill.err" &
+"${hold[@]}" "$repro" "${long[@]}" >/dev/null 2>"$work/kill.err" &
 pid=$!
 wait_for "$work/kill.err" "$inside" 120
 reached=$?
@@ -127,7 +129,8 @@ for sig in TERM HUP; do
 	code=$((128 + $(kill -l $sig)))
 	before=$(snapshot)
 	out=$work/ra-$sig
-	"$top/scripts/run-all" --preset quick --only ksm-mprotect-split \
+	"${hold[@]}" "$top/scripts/run-all" --test-build --preset quick \
+		--only ksm-mprotect-split \
 		--out "$out" -- --pages 2000 --identical 64 >/dev/null \
 		2>"$work/ra-$sig.err" &
 	pid=$!	# a job of its own: its pid is its process group

@@ -11,6 +11,9 @@
 
 . "$top/scripts/lib/preset.sh"
 
+# The matrices drive the test hooks: the test build's binaries.
+bin=$tbin
+
 state=${RMAP_REPRO_STATE_DIR:-/run/rmap-repro}
 quick=${CHAOS_QUICK:-0}
 diffs=0			# runs after which the machine was not as before

@@ -5,6 +5,10 @@
 
 top=${RMAP_REPRO_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 bin=$top/build/bin
+# the same binaries with the test hooks (common/lib/hooks.h): for the
+# tests that set RMAP_REPRO_TEST_* and the state-directory variables
+tbin=$top/build/test/bin
+. "$top/scripts/lib/trust.sh"
 work=${TEST_TMPDIR:-/tmp}/$(basename "$0" .sh)
 mkdir -p "$work"
 ktap_n=0	# the KTAP test number: no test may use this name
@@ -91,6 +95,13 @@ wait_unlocked() {
 	return 1
 }
 
+# user_env CMD...: CMD run without the test hooks' variables, which a
+# user's binary refuses to run with (a test that exports one still runs
+# the user's scripts/restore, rmap-probes, ...)
+user_env() {
+	(unset "${rr_hook_vars[@]}"; exec "$@")
+}
+
 finish() {
 	echo "1..$ktap_n"
 }
@@ -100,7 +111,8 @@ finish() {
 # rmap-probes --json, once per test program.
 probes_json() {
 	[ -s "$work/probes.json" ] ||
-		"$bin/rmap-probes" --json >"$work/probes.json" 2>/dev/null
+		user_env "$bin/rmap-probes" --json >"$work/probes.json" \
+			2>/dev/null
 	cat "$work/probes.json"
 }
 

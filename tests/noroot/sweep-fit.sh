@@ -3,8 +3,8 @@
 #
 # scripts/sweep's fit and plots on synthetic points, through a fake
 # reproducer: slope 1 for a line, 0 for a constant, and a valid SVG.
-# Needs no root and changes nothing (run-all's lock and journal go to a
-# state directory of the test's own).
+# Needs no root and changes nothing (as root, run-all takes the run lock
+# for the fake reproducer, which changes nothing).
 . "$(dirname "$0")/../lib/integration.sh"
 
 # well-formed XML (xmllint where it is) with an <svg> root
@@ -52,7 +52,7 @@ echo "$name: synthetic" >"$out/$name.txt"
 exit 1
 FAKE
 chmod +x "$fake/build/bin/rmap-probes" "$fake/build/bin/fx"
-RMAP_REPRO_STATE_DIR=$work/state "$fake/scripts/sweep" --only fx \
+"$fake/scripts/sweep" --only fx \
 	--param pages=1000,3000,10000,30000,100000 --out "$work/syn" \
 	>"$work/syn.out" 2>"$work/syn.err"
 assert "synthetic sweep exits 0" [ $? = 0 ]

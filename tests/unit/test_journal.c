@@ -70,6 +70,8 @@ static void setup(void)
 	snprintf(dir, sizeof(dir), "%s/rr-journal-XXXXXX", tmp ? tmp : "/tmp");
 	CHECK(mkdtemp(dir) != NULL);
 	setenv("RMAP_REPRO_STATE_DIR", dir, 1);
+	/* the knobs here stand in for the kernel's (journal/trust.h) */
+	setenv("RMAP_REPRO_PROC_DIR", dir, 1);
 }
 
 static void test_record_once_and_replay(void)
@@ -175,10 +177,10 @@ static void test_gone_objects_are_fine(void)
 	CHECK_EQ(journal_begin("test", why, sizeof(why)), 0);
 	/* Everything here is already gone: nothing fails. */
 	CHECK_EQ(journal_record(J_KNOB, "/nonexistent/knob", "1"), 0);
-	CHECK_EQ(journal_record(J_CGROUP, "/nonexistent/cgroup", ""), 0);
-	CHECK_EQ(journal_record(J_INSTANCE, "/nonexistent/instance", ""), 0);
-	CHECK_EQ(journal_record(J_SWAPON, "/dev/nonexistent", ""), 0);
-	CHECK_EQ(journal_record(J_MOUNT, "/nonexistent/mnt", ""), 0);
+	CHECK_EQ(journal_record(J_CGROUP, "/nonexistent/rmap-repro-1", ""), 0);
+	CHECK_EQ(journal_record(J_INSTANCE,
+				"/nonexistent/instances/rmap-repro-1", ""), 0);
+	CHECK_EQ(journal_record(J_SWAPON, "/dev/zram999", ""), 0);
 	CHECK_EQ(journal_replay(journal_path(), false, NULL), 0);
 	CHECK(!journal_exists());
 }
@@ -640,13 +642,13 @@ static void test_fail_nth_change(void)
 	CHECK_EQ(journal_knob_set(b, "20"), -EINVAL);	/* 3: refused */
 	CHECK_STR(get("knob_b"), "2");			/* not made */
 	CHECK_EQ(count_records(), 1);			/* nor recorded */
-	CHECK_EQ(journal_record(J_CGROUP, "/nowhere", ""), 0);	/* 4 */
+	CHECK_EQ(journal_record(J_CGROUP, "/nowhere/rmap-repro-1", ""), 0); /* 4 */
 	path(list, sizeof(list), "test-changes");
 	CHECK_EQ(rr_read_file(list, list, sizeof(list)), 0);
 	CHECK_CONTAINS(list, "1\tknob\t");
 	CHECK_CONTAINS(list, "2\twrote\t");
 	CHECK_CONTAINS(list, "3\tknob\t");
-	CHECK_CONTAINS(list, "4\tcgroup\t/nowhere");
+	CHECK_CONTAINS(list, "4\tcgroup\t/nowhere/rmap-repro-1");
 	CHECK(!strstr(list, "5\t"));
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
 	CHECK_STR(get("knob_a"), "1");

@@ -92,6 +92,16 @@ static void test_numbers(void)
 	CHECK_EQ(pages, 20);	/* decimal, not octal */
 	CHECK_EQ(parse("--pages +20", err, sizeof(err)), -1);
 	CHECK_EQ(parse("--pages=", err, sizeof(err)), -1);
+	/* strtod() alone would take these: 16, infinity, 0.5 */
+	CHECK_EQ(parse("--threshold-ms 0x10", err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "--threshold-ms: '0x10' is not a decimal number");
+	CHECK_EQ(parse("--threshold-ms inf", err, sizeof(err)), -1);
+	CHECK_EQ(parse("--threshold-ms 0x1p-1", err, sizeof(err)), -1);
+	CHECK_EQ(parse("--threshold-ms 1e", err, sizeof(err)), -1);
+	CHECK_EQ(parse("--threshold-ms 2.5", err, sizeof(err)), 0);
+	CHECK_NEAR(threshold, 2.5, 1e-12);
+	CHECK_EQ(parse("--threshold-ms 1e1", err, sizeof(err)), 0);
+	CHECK_NEAR(threshold, 10, 1e-12);
 	CHECK_EQ(parse("--pages 99999999999999999999", err, sizeof(err)), -1);
 	CHECK_CONTAINS(err,
 		       "--pages: 99999999999999999999 is out of range [16, 100]");

@@ -14,11 +14,22 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 preset=${RMAP_REPRO_PRESET:-quick}
-out=${RMAP_REPRO_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/rmap-repro.XXXXXX")}
+out=${RMAP_REPRO_OUT:-}
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/rmap-repro.XXXXXX") && [ -d "$out" ] || {
+		printf 'KTAP version 1\n1..1\n# cannot create a directory in %s\nnot ok 1 rmap-repro\n' \
+			"${TMPDIR:-/tmp}"
+		exit 1
+	}
+fi
 args=(--preset "$preset" --out "$out")
 [ -n "${RMAP_REPRO_ONLY:-}" ] && args+=(--only "$RMAP_REPRO_ONLY")
-# shellcheck disable=SC2206
-[ -n "${RMAP_REPRO_ARGS:-}" ] && args+=(-- $RMAP_REPRO_ARGS)
+# split on blanks, never globbed: "--trigger reclaim" is two words, and
+# a * stays a *
+if [ -n "${RMAP_REPRO_ARGS:-}" ]; then
+	read -r -a words <<<"$RMAP_REPRO_ARGS"
+	args+=(-- "${words[@]}")
+fi
 
 "$here/scripts/run-all" "${args[@]}" >&2
 rc=$?
