@@ -8,7 +8,8 @@
 # makes a tarball that says its version.
 . "$(dirname "$0")/../lib/integration.sh"
 
-inst=$work/inst
+# a blank in the path: make install quotes its destination
+inst="$work/in st"
 # a guest of vm-run --check has the suite's binaries, not its build
 if ! command -v make >/dev/null || [ ! -r "$top/Makefile" ]; then
 	ok "make install and dist # SKIP no make or no source tree here"
@@ -49,6 +50,18 @@ assert "run_tests.sh: kselftest's exit code for the verdicts (want $want, exit $
 	[ "$rc" = "$want" ]
 assert "run_tests.sh: the human report went to stderr" \
 	grep -q "^ksm-mremap: " "$work/kt.err"
+# RMAP_REPRO_ARGS is split on blanks and never globbed: a * in it stays
+# a * (the reproducer refuses it) however the directory's files are named
+mkdir -p "$work/glob"
+touch "$work/glob/--from-a-glob"
+(cd "$work/glob" && RMAP_REPRO_ONLY=ksm-mremap RMAP_REPRO_ARGS='*' \
+	RMAP_REPRO_OUT=$work/kg "$inst/run_tests.sh") >"$work/kg.ktap" \
+	2>"$work/kg.err"
+rc=$?
+assert "run_tests.sh: RMAP_REPRO_ARGS='*' reaches the reproducer as *, not globbed (exit $rc)" \
+	bash -c "[ $rc = 1 ] && grep -q \"unexpected argument '\\*'\" '$work/kg.err' &&
+		 ! grep -q 'from-a-glob' '$work/kg.err' &&
+		 grep -q '^not ok 1 rmap-repro' '$work/kg.ktap'"
 
 # make dist: a tarball that names and carries its version
 ver=$(git -C "$top" describe --always --dirty --tags 2>/dev/null)
