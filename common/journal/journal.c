@@ -744,8 +744,10 @@ static char *open_trusted(const char *path, struct stat *st, char *why,
 
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, len, "cannot open it: %s%s", strerror(errno),
-			 errno == ELOOP ? " (a symbolic link)" : "");
+		int e = errno;
+
+		snprintf(why, len, "cannot open it: %s%s", strerror(e),
+			 e == ELOOP ? " (a symbolic link)" : "");
 		return NULL;
 	}
 	if (fstat(fd, st)) {
@@ -787,9 +789,10 @@ int journal_check_file(const char *path, char *why, size_t len)
 {
 	struct stat st;
 	char *text = open_trusted(path, &st, why, len);
+	int err = text ? 0 : -EPERM;
 
 	free(text);
-	return text ? 0 : -EPERM;
+	return err;
 }
 
 /* path still names the file that was replayed (not one put there since) */
