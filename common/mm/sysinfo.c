@@ -97,6 +97,7 @@ void rr_sysinfo_read(struct rr_sysinfo *s)
 		snprintf(s->machine, sizeof(s->machine), "%s", u.machine);
 	}
 	rr_read_file("/proc/cmdline", s->cmdline, sizeof(s->cmdline));
+	s->exact = strstr(s->cmdline, "rmap_repro.exact=1") != NULL;
 	s->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	rr_read_keyed("/proc/meminfo", "MemTotal", &s->mem_kb);
 	s->numa_nodes = rr_numa_nodes();

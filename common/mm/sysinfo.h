@@ -21,7 +21,15 @@ struct rr_sysinfo {
 	 * "" when no config is readable (rr_kconfig_items).
 	 */
 	char kconfig[512];
+	/*
+	 * Booted by scripts/vm-run --exact (rmap_repro.exact=1 on the
+	 * command line): the guest's clocks are QEMU's instruction count.
+	 */
+	bool exact;
 };
+
+/* What the clocks of an exact run measure, in the reports' words. */
+#define RR_EXACT_CLOCK "QEMU icount virtual time, 1 ns per guest instruction: a deterministic cost, not wall time; caches and host speed are not modelled"
 
 void rr_sysinfo_read(struct rr_sysinfo *s);
 /*

@@ -557,7 +557,7 @@ static void iterations(struct rr_json *j, const struct rr_result *r,
 			json_null(j, "steps_per_rmap_item");
 		}
 		stats(j, "walk_ms_while_counting", &c->count_lat);
-		num_or_null(j, "us_per_step", rr_step_cost_us(r, c), 4);
+		num_or_null(j, "us_per_step", rr_step_cost_us(r, c), 6);
 		json_str(j, "counted_by", r->iter_items ?
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item and walk: kprobe rmap_repro/rr_count_walk_TYPE on the walk function keeps the walk's id (its time), iter_first and each iter_next fire synthetic/" RR_STEP_SYNTH "(wid, sid = time of iter_first), counted by a hist keyed by wid and sid" :
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
@@ -693,6 +693,9 @@ static void kernel_and_system(struct rr_json *j, const struct rr_result *r)
 	json_uint(j, "mem_kb", r->sys.mem_kb);
 	json_int(j, "numa_nodes", r->sys.numa_nodes);
 	json_str(j, "thp", r->sys.thp);
+	/* scripts/vm-run --exact: what every time of the run measures */
+	if (r->sys.exact)
+		json_str(j, "exact_clock", RR_EXACT_CLOCK);
 	json_obj_end(j);
 }
 

@@ -207,6 +207,8 @@ void rr_report_ktap(FILE *f, const struct rr_result *r)
 	fprintf(f, "# rmap-repro %s: %s\n", r->sys.suite_version, r->options);
 	fprintf(f, "# kernel %s config: %s\n", r->sys.release,
 		r->sys.kconfig[0] ? r->sys.kconfig : "not readable");
+	if (r->sys.exact)
+		fprintf(f, "# clock: %s\n", RR_EXACT_CLOCK);
 	if (r->verdict == RR_SKIP) {
 		fprintf(f, "ok 1 %s # SKIP %s\n", r->reproducer, r->reason);
 		return;

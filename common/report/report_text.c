@@ -539,6 +539,8 @@ static void machine_lines(FILE *f, const struct rr_result *r)
 		 r->sys.mem_kb / 1048576.0, r->sys.numa_nodes,
 		 r->sys.numa_nodes == 1 ? "" : "s", r->sys.thp);
 	field(f, "Kernel", buf);
+	if (r->sys.exact)
+		field(f, "Clock", RR_EXACT_CLOCK ". Every time in this report is that clock's: the walks' cost is exact; the victim's stalls, the lock waits and the phases follow the vCPUs' turns in QEMU's one thread, not a kernel's scheduling, and are not latencies.");
 	field(f, "Command", r->options);
 }
 
@@ -620,8 +622,9 @@ static void tables(FILE *f, const struct rr_result *r)
 	stats_table(f, r, T_PROBE);
 	if (r->nr_cross)
 		cross_table(f, r);
-	fprintf(f, "\nVictim %s latency, ms:\n",
-		r->victim_call[0] ? r->victim_call : "mprotect()");
+	fprintf(f, "\nVictim %s %s, ms:\n",
+		r->victim_call[0] ? r->victim_call : "mprotect()",
+		r->sys.exact ? "time (icount: not a latency)" : "latency");
 	stats_table(f, r, T_VICTIM);
 	if (r->victim_alone_ms) {
 		fprintf(f, "\nVictim %s latency with no trigger (--victim-alone %llu ms before each firing), ms:\n",

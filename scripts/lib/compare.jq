@@ -239,3 +239,183 @@ def draw($fmt):
 		      | if $k == 0 then $v else $v + " | " + ($r.ratios[$k] | rat)
 			end] | join(" | ")) + " |"
 		   end)));
+
+# --- Sides of several boots each (scripts/vm-run --boots N) ------------
+# The inputs are every boot's results, side by side in $groups (lists of
+# input indices, side A first). A figure's floor is measured: the spread
+# between the boots of one side, (max - min) / mean, the larger of the
+# sides'. A change is significant where the ratio of the sides' means is
+# beyond that floor and Mann-Whitney U on the boots' values (rmap-stat)
+# gives p below $alpha.
+
+# the figures of one case that a boot gives, by name
+def boot_figures:
+	[["mean", "ms", .latency_ms.mean?], ["p50", "ms", .latency_ms.p50?],
+	 ["max", "ms", .latency_ms.max?],
+	 ["steps/walk", "", .iterations?.steps_per_walk_mean?],
+	 # the cost per step with the most digits the file has: the mean
+	 # over the steps where the mean has five or more (files before
+	 # 2026-12 kept us_per_step to 4 decimals, too few for exact
+	 # mode's floors), else us_per_step
+	 ["us/step", "", (.iterations?.us_per_step? as $u
+			  | .iterations?.steps_per_walk_mean? as $s
+			  | if $u == null or $s == null or $s == 0 then null
+			    elif .latency_ms.mean >= 1 then
+				.latency_ms.mean * 1000 / $s
+			    else $u end)]]
+	| map(select(.[2] | type == "number"));
+
+# every boot's runs: [{file, results}], in input order
+def boot_inputs: [inputs | {file: input_filename, results: runs_of}];
+
+# [side][boot] -> the case's figure value, or null
+def boot_values($boots; $groups; $n; $c; $f):
+	[$groups[] | [.[] | $boots[.].results
+		      | map(select(.reproducer == $n)) | .[0]
+		      | if . == null then null else
+			(.cases | map(select(.name == $c)) | .[0]
+			 | if . == null then null else
+			   (boot_figures | map(select(.[0] == $f)) | .[0][2])
+			   end) end]];
+
+# the figures to compare: [reproducer, case, figure, unit], from A's first
+def boot_keys($boots; $groups):
+	$boots[$groups[0][0]].results[] as $r | $r.cases[] as $c
+	| ($c | boot_figures[]) | [$r.reproducer, $c.name, .[0], .[1]];
+
+# rmap-stat's input: "REPRO:CASE:FIGURE:K n vals.. nA valsA.." per side
+# K after the first, where every boot of both sides has the figure
+def boot_stat_lines($groups):
+	boot_inputs as $boots
+	| boot_keys($boots; $groups) as $key
+	| boot_values($boots; $groups; $key[0]; $key[1]; $key[2]) as $v
+	| range(1; $groups | length) as $k
+	| select(($v[0] + $v[$k]) | all(type == "number"))
+	| "\($key[0]):\($key[1]):\($key[2]):\($k) \($v[$k] | length) " +
+	  ($v[$k] | map(tostring) | join(" ")) + " \($v[0] | length) " +
+	  ($v[0] | map(tostring) | join(" "));
+
+def boot_comparison($groups; $tests; $alpha):
+	def mean: add / length;
+	def spread: if length < 2 then null
+		    else (mean) as $m | if $m == 0 then 0
+		    else ((max - min) / $m | fabs) end end;
+	def kernel_of: (.results[0].kernel.release // "?");
+	boot_inputs as $boots
+	| [$groups | to_entries[] | .key as $k | .value as $g
+	   | {run: ([65 + $k] | implode), boots: ($g | length),
+	      files: [$g[] | $boots[.].file],
+	      kernel: ($boots[$g[0]] | kernel_of),
+	      # a side is exact when every run of every boot is
+	      exact: ([$g[] | $boots[.].results[]
+		       | .system.exact_clock? != null] | all)}] as $sides
+	# the options each reproducer ran with, per side (--out aside):
+	# boots that differ compare other patterns, said as a warning
+	| ([$groups[] | [.[] | $boots[.].results[]
+			 | {r: .reproducer,
+			    c: (.command // "" | sub(" --out [^ ]*"; ""))}]]
+	   | add | group_by(.r)
+	   | map(select((map(.c) | unique | length) > 1)
+		 | "\(.[0].r): the boots ran different options (" +
+		   (map(.c) | unique | join(" | ")) + ")")) as $warn
+	| {schema: "rmap-repro-compare-boots/1", alpha: $alpha,
+	   sides: $sides, warnings: $warn,
+	   exact: ($sides | all(.exact)),
+	   figures: [boot_keys($boots; $groups) as $key
+	     | boot_values($boots; $groups; $key[0]; $key[1]; $key[2]) as $v
+	     | [$v[] | map(select(type == "number"))] as $nums
+	     | [$nums[] | {values: ., mean: (if length > 0 then mean
+					     else null end),
+			   spread: spread}] as $per
+	     | ([$per[] | .spread | select(. != null)] | max) as $floor
+	     | {reproducer: $key[0], case: $key[1], figure: $key[2],
+		unit: $key[3], sides: $per, floor: $floor,
+		floor_from: (if $floor == null then "no side booted twice"
+			     else ([$per | to_entries[]
+				    | select(.value.spread == $floor)][0].key
+				   | "the spread between the boots of " +
+				     ([65 + .] | implode)) end),
+		changes: [range(0; $per | length) as $k
+		  | if $k == 0 then null else
+		    ($per[0].mean) as $a | ($per[$k].mean) as $b
+		    | ($tests["\($key[0]):\($key[1]):\($key[2]):\($k)"] // null) as $t
+		    | (if $a == null or $b == null or $a == 0 then null
+		       else $b / $a end) as $ratio
+		    | {ratio: $ratio,
+		       lo: (if $ratio == null or ($nums[0] | min) == 0 then null
+			    else ($nums[$k] | min) / ($nums[0] | max) end),
+		       hi: (if $ratio == null or ($nums[0] | min) == 0 then null
+			    else ($nums[$k] | max) / ($nums[0] | min) end),
+		       p: ($t.p // null), p_min: ($t.p_min // null)}
+		    | .beyond_floor = (.ratio != null and $floor != null and
+				       ((.ratio - 1) | fabs) > $floor)
+		    | .significant = (.beyond_floor and .p != null and
+				      .p < $alpha)
+		    | .word = (if .ratio == null then "not in both sides"
+			       elif $floor == null then
+				"no floor measured (a side needs two boots)"
+			       elif .significant then
+				(if .ratio > 1 then "higher" else "lower" end) +
+				", significant"
+			       elif .beyond_floor and .p_min != null and
+				    2 * .p_min >= $alpha then
+				"beyond the floor, but too few boots to tell (p cannot go below \(2 * .p_min | tostring | .[:5]))"
+			       elif .beyond_floor then
+				"beyond the floor, but the rank test does not agree"
+			       else "no change (within the floor)" end)
+		    end]}]};
+
+# The boots' comparison drawn as text (72 columns) or Markdown ($fmt).
+def boot_draw($fmt):
+	def rat: if . == null then "-" else fixed(4) + "x" end;
+	# exact mode's floors can be a millionth: digits enough to show it
+	def pct: if . == null then "-" elif . * 100 < 0.01 and . != 0 then
+		 (. * 100 | fixed(5)) + "%" else (. * 100 | fixed(3)) + "%" end;
+	def num: if . == null then "-" elif . >= 100 then fixed(3)
+		 else fixed(4) end;
+	# the cost per step is computed, not kept: two digits more
+	def num($f): if $f == "us/step" and . != null and . < 1
+		     then fixed(6) else num end;
+	def line: if $fmt == "text" then wrap(72; "  ") else . end;
+	. as $m
+	| ("Boots compared: each figure's value is the mean over a side's" +
+	   " boots; its floor is the larger spread between one side's boots" +
+	   " ((max - min) / mean), measured, not assumed; a change is" +
+	   " significant where the ratio of the means is beyond that floor" +
+	   " and Mann-Whitney U on the boots' values gives p < \($m.alpha)." +
+	   (if $m.exact then " Exact runs: " +
+	    "QEMU icount virtual time, 1 ns per guest instruction: a" +
+	    " deterministic cost, not wall time." else
+	    " Not all runs are exact (scripts/vm-run --exact): the floor is" +
+	    " wall time's." end) | line),
+	  "",
+	  ($m.sides[] | "  \(.run)  \(.kernel), \(.boots) boot(s)\(if .exact
+		then ", exact" else "" end): \(.files[0] | sub("/[^/]*/results.json$"; ""))" | line),
+	  "",
+	  ($m.warnings[] | "warning: " + . | line),
+	  (if ($m.warnings | length) > 0 then "" else empty end),
+	  # where steps were counted: the walk's cost split into steps and
+	  # the cost of each, so that a reader sees which one moved
+	  ([[$m.figures[] | select(.figure == "steps/walk")] as $st
+	   | $st[] as $s
+	   | ($m.figures | map(select(.reproducer == $s.reproducer and
+				     .case == $s.case)) ) as $same
+	   | ($same | map(select(.figure == "mean")) | .[0]) as $c
+	   | ($same | map(select(.figure == "us/step")) | .[0]) as $u
+	   | select($c != null and $u != null)
+	   | range(1; $s.sides | length) as $k
+	   | ($s.changes[$k]) as $sc | ($c.changes[$k]) as $cc
+	   | ($u.changes[$k]) as $uc
+	   | "\($s.reproducer) \($s.case), \([65 + $k] | implode) against A: mean walk \($cc.ratio | rat), steps per walk \($sc.ratio | rat), cost per step \($uc.ratio | rat): " +
+	     (if $sc.significant then "the steps changed"
+	      elif $cc.significant and ($sc.ratio == 1 or ($sc.beyond_floor | not)) then
+		"the same steps, each " + (if $cc.ratio < 1 then "cheaper" else "dearer" end)
+	      else "no change to call" end) | line] as $lines
+	   | $lines[], (if ($lines | length) > 0 then "" else empty end)),
+	  ($m.figures[] | . as $f
+	   | ([range(1; $f.sides | length) as $k | $f.changes[$k]
+	       | "\([65 + $k] | implode) \(.ratio | rat) [\(.lo | rat), \(.hi | rat)], \(.word)"]
+	      | join("; ")) as $w
+	   | "\($f.reproducer) \($f.case) \($f.figure)\(if $f.unit != "" then " " + $f.unit else "" end): A \($f.sides[0].mean | num($f.figure))" +
+	     (if ($f.sides | length) > 1 then "; " + $w else "" end) +
+	     "; floor \($f.floor | pct) (\($f.floor_from))" | line);

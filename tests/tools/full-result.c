@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	snprintf(r.reproducer, sizeof(r.reproducer), "full-result");
 	snprintf(r.options, sizeof(r.options), "full-result");
 	snprintf(r.sys.kconfig, sizeof(r.sys.kconfig), "KSM=y");
+	r.sys.exact = true;		/* scripts/vm-run --exact: exact_clock */
 	r.trigger = t;
 	r.probe.bracket = RR_BR_RMAP_WALK;
 	r.nr_cross = 1;

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Exact mode (scripts/vm-run --exact: QEMU's instruction counting, a
+# fixed seed and clock) on the shared unfixed test kernel: two boots with
+# the same seed give the same figures to the last digit the results
+# keep, the report names the clock in its three formats, compare of them
+# calls nothing, and --bisect --baseline judges on the cost: good within
+# the allowed rise, bad for a pattern 2% larger. The calibration (1%
+# found, A/A nothing, seeds apart) is tests/long/exact-calibration.sh.
+# Four boots, about 3 minutes.
+. "$(dirname "$0")/../lib/integration.sh"
+
+if ! vm_possible; then
+	ok "exact mode # SKIP no test kernels or no QEMU (../shared/kernels)"
+	finish
+	exit 0
+fi
+before=$(snapshot)
+kernel=$(test_kernel unfixed)
+config=$(test_kernel_config "$kernel")
+run=(--kernel "$kernel" --config "$config" --exact --preset quick
+     --only ksm-mprotect-split --timeout 900)
+"$top/scripts/vm-run" "${run[@]}" --boots 2 --out "$work/same" \
+	>"$work/same.out" 2>"$work/same.err"
+rc=$?
+a=$work/same/A/boot-1 b=$work/same/A/boot-2
+# the two boots had seeds 1 and 2: a third with seed 1 repeats the first
+"$top/scripts/vm-run" "${run[@]}" --seed 1 --out "$work/again" \
+	>/dev/null 2>"$work/again.err"
+rc2=$?
+figs='[.results[].cases[] | [.name, .latency_ms.count, .latency_ms.mean,
+	.latency_ms.p50, .latency_ms.max]]'
+assert "three exact boots reported (exit $rc, $rc2)" \
+	bash -c "[ -s '$a/results.json' ] && [ -s '$b/results.json' ] &&
+		 [ -s '$work/again/results.json' ]"
+assert "the same kernel and seed, booted twice: every figure the same" \
+	[ "$(jq -c "$figs" "$a/results.json")" = \
+	  "$(jq -c "$figs" "$work/again/results.json")" ]
+spread=$(jq -n --slurpfile x "$a/results.json" --slurpfile y "$b/results.json" \
+	'($x[0].results[0].cases[0].latency_ms.mean) as $p |
+	 ($y[0].results[0].cases[0].latency_ms.mean) as $q |
+	 (($p - $q) | fabs) / $p * 100')
+echo "# here: the KSM walk mean under seeds 1 and 2 differs by $spread%"
+assert "another seed moves the KSM walk's mean by less than 0.1% ($spread%)" \
+	jq -en "$spread < 0.1"
+assert_jq "exact mode boots one vCPU unless told otherwise (two can starve)" \
+	"$a/results.json" '.results[0].system.cpus == 1'
+assert_jq "the JSON names the clock (system.exact_clock)" "$a/results.json" \
+	'.results[0].system.exact_clock | test("^QEMU icount virtual time, 1 ns per guest instruction")'
+assert "the text and KTAP name it too" \
+	bash -c "grep -q '^Clock    QEMU icount virtual time' '$a/report.txt' &&
+		 grep -q '^# clock: QEMU icount virtual time' '$a/results.ktap'"
+assert "the victim's table says its figures are not latencies here" \
+	grep -q 'time (icount: not a latency), ms:' "$a/report.txt"
+assert_jq "compare of the two boots: a floor measured, and no change to call" \
+	"$work/same/compare.json" \
+	'.exact and (.figures | length > 0) and all(.figures[]; .floor != null)'
+
+# --bisect on the cost: against boot 1 with the same seed, good; with a
+# pattern 2% larger (20,400 pages against 20,000), bad
+"$top/scripts/vm-run" "${run[@]}" --seed 1 --bisect \
+	--baseline "$a/results.json" --max-change 1 --out "$work/good" \
+	>/dev/null 2>"$work/good.err"
+rc=$?
+assert "--bisect --baseline --max-change 1, the same kernel: good (exit $rc)" \
+	bash -c "[ $rc = 0 ] && grep -q 'cost: ksm-mprotect-split: mean walk 1.0000x' '$work/good.err'"
+"$top/scripts/vm-run" "${run[@]}" --seed 1 --bisect \
+	--baseline "$a/results.json" --max-change 1 --out "$work/bad" \
+	-- --pages 20400 >/dev/null 2>"$work/bad.err"
+rc=$?
+assert "...and with 2% more VMAs on the anon_vma: bad (exit $rc)" \
+	bash -c "[ $rc = 1 ] && grep -q 'cost: ksm-mprotect-split: .*: bad' '$work/bad.err'"
+"$top/scripts/vm-run" "${run[@]}" --bisect --max-change 1 \
+	>/dev/null 2>"$work/use.err"
+rc=$?
+assert "--max-change without --baseline is a usage error (exit $rc: 128, it aborts the bisection)" \
+	[ $rc = 128 ]
+assert_same "the host is as before" "$before" "$(snapshot)"
+finish
