@@ -85,6 +85,25 @@ int rr_kconfig_items(char *buf, size_t size)
 	return 0;
 }
 
+bool rr_cmdline_has(const char *cmdline, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = cmdline;
+
+	while (*p) {
+		size_t w;
+
+		p += strspn(p, " \t\n");
+		w = strcspn(p, " \t\n");
+		/* a word is the name alone, or the name set to non-zero */
+		if (w >= n && !strncmp(p, name, n) &&
+		    (w == n || (p[n] == '=' && !(w == n + 2 && p[n + 1] == '0'))))
+			return true;
+		p += w;
+	}
+	return false;
+}
+
 void rr_sysinfo_read(struct rr_sysinfo *s)
 {
 	struct utsname u;
@@ -97,7 +116,7 @@ void rr_sysinfo_read(struct rr_sysinfo *s)
 		snprintf(s->machine, sizeof(s->machine), "%s", u.machine);
 	}
 	rr_read_file("/proc/cmdline", s->cmdline, sizeof(s->cmdline));
-	s->exact = strstr(s->cmdline, "rmap_repro.exact=1") != NULL;
+	s->exact = rr_cmdline_has(s->cmdline, "rmap_repro.exact");
 	s->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	rr_read_keyed("/proc/meminfo", "MemTotal", &s->mem_kb);
 	s->numa_nodes = rr_numa_nodes();

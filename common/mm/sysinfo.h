@@ -33,6 +33,13 @@ struct rr_sysinfo {
 
 void rr_sysinfo_read(struct rr_sysinfo *s);
 /*
+ * Does the kernel command line CMDLINE carry the parameter NAME (a
+ * blank-separated word NAME, or NAME=VALUE with VALUE not "0")? The
+ * suite's guests are told so by scripts/vm-run: rmap_repro.vm,
+ * rmap_repro.exact.
+ */
+bool rr_cmdline_has(const char *cmdline, const char *name);
+/*
  * The options of the kernel's config that matter to the figures: what
  * the suite uses (KSM, NUMA, MIGRATION, ...), the probes (FTRACE,
  * KPROBE_EVENTS, ...) and what changes latencies (preemption model, HZ,

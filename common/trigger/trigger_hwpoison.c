@@ -32,6 +32,7 @@
 #include "journal/fault.h"
 #include "lib/util.h"
 #include "mm/hwpoison.h"
+#include "mm/sysinfo.h"
 #include "model/repro.h"
 #include "model/result.h"
 #include "pattern/family.h"
@@ -62,7 +63,7 @@ static bool in_suite_vm(void)
 	char cmdline[4096];
 
 	return !rr_read_file("/proc/cmdline", cmdline, sizeof(cmdline)) &&
-	       strstr(cmdline, "rmap_repro.vm");
+	       rr_cmdline_has(cmdline, "rmap_repro.vm");
 }
 
 static bool available(char *why, size_t len)

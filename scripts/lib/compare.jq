@@ -6,6 +6,9 @@
 # Markdown tables. Tested on the samples in docs/ by tests/noroot/jq.sh.
 include "text";
 
+# a run's letter by its index: 0 is A, the baseline
+def run_letter: [65 + .] | implode;
+
 # A results.json of run-all (.results) or a reproducer's own JSON.
 def runs_of: if .results then .results else [.] end;
 
@@ -76,7 +79,7 @@ def comparison($tests; $noise):
 		  end end;
 	[inputs | {file: input_filename, kernel: kernel_of, preset: (.preset // null),
 		   results: runs_of}]
-	| to_entries | map(.value + {run: ([65 + .key] | implode)}) as $runs
+	| to_entries | map(.value + {run: (.key | run_letter)}) as $runs
 	| ($runs | map(.results[].reproducer) | first_seen) as $names
 	| {schema: "rmap-repro-compare/1",
 	   noise_pct: $noise, alpha: 0.01,
@@ -96,12 +99,12 @@ def comparison($tests; $noise):
 			"): a bracket is not a walk, so these ratios compare different things"
 			else empty end] +
 			[$rs | to_entries[] | select(.value == null)
-			 | "not in run \([65 + .key] | implode)"] +
+			 | "not in run \(.key | run_letter)"] +
 			([$rs[] | select(.) | .cases[].name] | first_seen) as $all
 			| [$rs | to_entries[] | select(.value) | .key as $k
 			   | ([.value.cases[].name]) as $have
 			   | $all[] | select(. as $c | $have | index([$c]) | not)
-			   | "case \(.) not in run \([65 + $k] | implode)"]),
+			   | "case \(.) not in run \($k | run_letter)"]),
 		cases: ([$rs[] | select(.) | .cases[].name] | first_seen
 		  | map(. as $c
 		    | [$rs[] | if . then (.cases | map(select(.name == $c)) | .[0])
@@ -303,7 +306,7 @@ def boot_comparison($groups; $tests; $alpha):
 	def kernel_of: (.results[0].kernel.release // "?");
 	boot_inputs as $boots
 	| [$groups | to_entries[] | .key as $k | .value as $g
-	   | {run: ([65 + $k] | implode), boots: ($g | length),
+	   | {run: ($k | run_letter), boots: ($g | length),
 	      files: [$g[] | $boots[.].file],
 	      kernel: ($boots[$g[0]] | kernel_of),
 	      # a side is exact when every run of every boot is
@@ -334,7 +337,7 @@ def boot_comparison($groups; $tests; $alpha):
 			     else ([$per | to_entries[]
 				    | select(.value.spread == $floor)][0].key
 				   | "the spread between the boots of " +
-				     ([65 + .] | implode)) end),
+				     run_letter) end),
 		changes: [range(0; $per | length) as $k
 		  | if $k == 0 then null else
 		    ($per[0].mean) as $a | ($per[$k].mean) as $b
@@ -406,7 +409,7 @@ def boot_draw($fmt):
 	   | range(1; $s.sides | length) as $k
 	   | ($s.changes[$k]) as $sc | ($c.changes[$k]) as $cc
 	   | ($u.changes[$k]) as $uc
-	   | "\($s.reproducer) \($s.case), \([65 + $k] | implode) against A: mean walk \($cc.ratio | rat), steps per walk \($sc.ratio | rat), cost per step \($uc.ratio | rat): " +
+	   | "\($s.reproducer) \($s.case), \($k | run_letter) against A: mean walk \($cc.ratio | rat), steps per walk \($sc.ratio | rat), cost per step \($uc.ratio | rat): " +
 	     (if $sc.significant then "the steps changed"
 	      elif $cc.significant and ($sc.ratio == 1 or ($sc.beyond_floor | not)) then
 		"the same steps, each " + (if $cc.ratio < 1 then "cheaper" else "dearer" end)
@@ -414,7 +417,7 @@ def boot_draw($fmt):
 	   | $lines[], (if ($lines | length) > 0 then "" else empty end)),
 	  ($m.figures[] | . as $f
 	   | ([range(1; $f.sides | length) as $k | $f.changes[$k]
-	       | "\([65 + $k] | implode) \(.ratio | rat) [\(.lo | rat), \(.hi | rat)], \(.word)"]
+	       | "\($k | run_letter) \(.ratio | rat) [\(.lo | rat), \(.hi | rat)], \(.word)"]
 	      | join("; ")) as $w
 	   | "\($f.reproducer) \($f.case) \($f.figure)\(if $f.unit != "" then " " + $f.unit else "" end): A \($f.sides[0].mean | num($f.figure))" +
 	     (if ($f.sides | length) > 1 then "; " + $w else "" end) +

@@ -96,4 +96,21 @@ static void test_sysinfo(void)
 	CHECK(s.suite_version[0] != '\0');
 }
 
-TEST_MAIN(T(test_plain), T(test_gzip), T(test_missing), T(test_sysinfo))
+/* vm-run's parameters are words of the command line, set or not */
+static void test_cmdline(void)
+{
+	const char *c = "console=ttyS0 quiet rmap_repro.vm=1 rmap_repro.exact=1\n";
+
+	CHECK(rr_cmdline_has(c, "rmap_repro.vm"));
+	CHECK(rr_cmdline_has(c, "rmap_repro.exact"));
+	CHECK(rr_cmdline_has("rmap_repro.vm", "rmap_repro.vm"));
+	CHECK(rr_cmdline_has("a rmap_repro.exact=yes", "rmap_repro.exact"));
+	CHECK(!rr_cmdline_has("rmap_repro.exact=0 quiet", "rmap_repro.exact"));
+	CHECK(!rr_cmdline_has("xrmap_repro.exact=1", "rmap_repro.exact"));
+	CHECK(!rr_cmdline_has("rmap_repro.exactly=1", "rmap_repro.exact"));
+	CHECK(!rr_cmdline_has("rmap_repro.vmx", "rmap_repro.vm"));
+	CHECK(!rr_cmdline_has("", "rmap_repro.vm"));
+}
+
+TEST_MAIN(T(test_plain), T(test_gzip), T(test_missing), T(test_sysinfo),
+	  T(test_cmdline))
