@@ -12,6 +12,7 @@
 #include "lib/hooks.h"
 #include "lib/opts.h"
 #include "lib/util.h"
+#include "probe/ksym.h"
 #include "probe/probe.h"
 #include "probe/trace.h"
 
@@ -62,6 +63,53 @@ static void events(const struct check *c, char *buf, size_t size)
 		 c->start + cut, c->end + cut);
 }
 
+/* The kernel functions the suite hooks, by role: which name this has. */
+static void functions(bool json)
+{
+	enum rr_kfn roles[RR_KFN_MAX];
+	struct rr_walkfn f[RR_KFN_MAX];
+	char names[256];
+	int i, n = 0;
+
+	for (i = RR_KFN_NONE + 1; i < RR_KFN_MAX; i++)
+		roles[n++] = i;
+	rr_kfns_resolve(roles, n, f);
+	if (json)
+		printf(", \"functions\": {");
+	for (i = 0; i < n; i++) {
+		const struct rr_kfn_desc *d = &rr_kfns[roles[i]];
+
+		if (json) {
+			printf("%s\"%s\": ", i ? ", " : "", d->key);
+			printf(f[i].found ? "\"%s\"" : "null", f[i].name);
+		} else if (f[i].found) {
+			printf("fn %-14s yes %s\n", d->key, f[i].name);
+		} else {
+			printf("fn %-14s no  %s\n", d->key,
+			       rr_kfn_names(roles[i], names, sizeof(names)));
+		}
+	}
+	if (json)
+		printf("}");
+}
+
+/* The table of roles, as docs/probes.md shows it (a test compares). */
+static void roles_table(void)
+{
+	int i, k;
+
+	printf("| role | what | names (kernels) |\n|---|---|---|\n");
+	for (i = RR_KFN_NONE + 1; i < RR_KFN_MAX; i++) {
+		const struct rr_kfn_desc *d = &rr_kfns[i];
+
+		printf("| `%s` | %s | ", d->key, d->what);
+		for (k = 0; k < RR_FN_CANDS && d->names[k].name; k++)
+			printf("%s`%s` (%s)", k ? ", " : "", d->names[k].name,
+			       d->names[k].kernels);
+		printf(" |\n");
+	}
+}
+
 static void inventory(bool json)
 {
 	char ev[128];
@@ -84,12 +132,14 @@ static void inventory(bool json)
 		}
 	}
 	if (json) {
-		printf(", \"function_graph\": %s, \"kprobe_events\": %s, \"synthetic_events\": %s}\n",
+		printf(", \"function_graph\": %s, \"kprobe_events\": %s, \"synthetic_events\": %s",
 		       rr_has_tracer("function_graph") ? "true" : "false",
 		       tracefs_file_exists(NULL, "kprobe_events") ?
 		       "true" : "false",
 		       tracefs_file_exists(NULL, "synthetic_events") ?
 		       "true" : "false");
+		functions(true);
+		printf("}\n");
 	} else {
 		printf("%-17s %-3s tracer (available_tracers)\n",
 		       "function_graph", rr_has_tracer("function_graph") ? "yes" : "no");
@@ -99,15 +149,18 @@ static void inventory(bool json)
 		       "synthetic-events",
 		       tracefs_file_exists(NULL, "synthetic_events") ?
 		       "yes" : "no");
+		functions(false);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	static bool json;
+	static bool json, roles;
 	static unsigned long long wait_s = 30;
 	const struct rr_opt opts[] = {
 		{ "json", OPT_FLAG, &json, NULL, "print one JSON object" },
+		{ "roles", OPT_FLAG, &roles, NULL,
+		  "print the kernel functions the suite hooks, by role, with every name each has had (a Markdown table, docs/probes.md), and look at nothing" },
 		{ "wait", OPT_UINT, &wait_s, "SEC",
 		  "wait up to SEC seconds for a run that holds the lock (default 30)",
 		  .min = 0, .max = 3600 },
@@ -123,14 +176,18 @@ int main(int argc, char **argv)
 		return ret;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
-		rr_opts_help(stdout, "rmap-probes [--json] [--wait SEC]",
-			     "List the tracepoints and tracers the suite can measure with on this kernel. Mounts tracefs for the look if needed (journaled, and unmounted again). Takes the run lock for that: while another run holds it, waits, then gives up without looking or undoing anything. Exit: 0, or 2 on error (the lock not taken included).",
+		rr_opts_help(stdout, "rmap-probes [--json] [--wait SEC] | --roles",
+			     "List the tracepoints and tracers the suite can measure with on this kernel, and the kernel functions its probes hook (by role: the names differ between kernels; fn lines). Mounts tracefs for the look if needed (journaled, and unmounted again). Takes the run lock for that: while another run holds it, waits, then gives up without looking or undoing anything. Exit: 0, or 2 on error (the lock not taken included).",
 			     tables);
 		return 0;
 	}
 	if (ret < 0) {
 		fprintf(stderr, "rmap-probes: %s\n", err);
 		return 2;
+	}
+	if (roles) {
+		roles_table();
+		return 0;
 	}
 	rr_set_quiet(true);
 	/*

@@ -66,7 +66,7 @@ static const struct rr_opt common_opts[] = {
 	{ "probe-cost", OPT_FLAG, &rr_cfg.probe_cost, NULL,
 	  "also fire each trigger once more on a fresh pattern with nothing traced, and report how much longer it took with the probe" },
 	{ "iterations", OPT_FLAG, &rr_cfg.iterations, NULL,
-	  "also count the interval-tree steps of the anon_vma walks (kprobes on anon_vma_interval_tree_iter_first/_next feeding hist triggers) in a pass of their own, and report them per walk and per rmap_item with how much the counting slowed the walks" },
+	  "also count the interval-tree steps of the walks (kprobes on the tree iterators, anon_rmap_tree_iter_first/_next since 7.3 and anon_vma_interval_tree_iter_first/_next before, feeding hist triggers) in a pass of their own, and report them per walk and per rmap_item with how much the counting slowed the walks" },
 	{ "victim", OPT_ENUM, &rr_cfg.victim, "MODE",
 	  "when the victim runs: apart (a pass of its own, on a fresh copy of the pattern, so that the probe measures undisturbed walks), same (during the probe's pass), off, or auto (apart, but same for compaction, which cannot be repeated on the same pages)",
 	  .choices = rr_victim_names },
@@ -548,13 +548,15 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 		return false;
 	}
 	if (to->part_what)
-		rr_part_select(to->part_what, to->part_fns, &res->part);
+		rr_part_select(to->part_what, to->part_roles, &res->part);
 	res->probe_cost = rr_cfg.probe_cost;
 	res->iterations = rr_cfg.iterations;
 	if (res->iterations && !rr_iters_available(why, sizeof(why))) {
 		rr_set_verdict(res, RR_SKIP, "--iterations: %s", why);
 		return false;
 	}
+	if (res->iterations)
+		rr_iters_syms(NULL, &res->iter_syms);
 	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && !to->bracket_only &&
 	     k < RR_PROBE_BRACKETS; k++) {
 		if (k == res->probe.kind || res->nr_cross == RR_MAX_CROSS ||

@@ -18,6 +18,7 @@
 #include "mm/sysinfo.h"
 #include "pattern/pattern.h"
 #include "probe/call_part.h"
+#include "probe/iters.h"
 #include "probe/probe.h"
 #include "probe/tasks.h"
 #include "probe/waits.h"
@@ -276,6 +277,7 @@ struct rr_result {
 	bool iterations;		/* a counting pass was run */
 	bool iter_items;		/* ... counting per rmap_item too */
 	char iter_items_note[256];	/* why not, if not */
+	struct rr_iter_syms iter_syms;	/* the iterators it hooked */
 	char probe_why[512];		/* better probes passed over, why */
 	struct rr_part part;		/* a part of the trigger's calls */
 	bool anywhere;			/* probes traced every task */

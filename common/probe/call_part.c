@@ -13,22 +13,29 @@ static void init(const char *what, struct rr_part *p)
 	snprintf(p->what, sizeof(p->what), "%s", what ? what : "");
 }
 
-/* Is candidate i of type t also an earlier candidate? */
-static bool named_before(const char *const cands[][RR_FN_CANDS], int t,
-			 int i)
+/* The name i of type t's role, or NULL. */
+static const char *cand(const enum rr_kfn roles[RR_PT_MAX], int t, int i)
+{
+	if (roles[t] <= RR_KFN_NONE || roles[t] >= RR_KFN_MAX ||
+	    i >= RR_FN_CANDS)
+		return NULL;
+	return rr_kfns[roles[t]].names[i].name;
+}
+
+/* Is name i of type t also an earlier one? */
+static bool named_before(const enum rr_kfn roles[RR_PT_MAX], int t, int i)
 {
 	int u, k;
 
 	for (u = 0; u <= t; u++)
-		for (k = 0; k < RR_FN_CANDS && cands[u][k] &&
-		     (u < t || k < i); k++)
-			if (!strcmp(cands[u][k], cands[t][i]))
+		for (k = 0; cand(roles, u, k) && (u < t || k < i); k++)
+			if (!strcmp(cand(roles, u, k), cand(roles, t, i)))
 				return true;
 	return false;
 }
 
 /* After the functions are resolved: timed, or why not. */
-static void decide(const char *const cands[][RR_FN_CANDS], bool kprobes,
+static void decide(const enum rr_kfn roles[RR_PT_MAX], bool kprobes,
 		   int found, struct rr_part *p)
 {
 	if (!kprobes) {
@@ -41,13 +48,13 @@ static void decide(const char *const cands[][RR_FN_CANDS], bool kprobes,
 		int t, i;
 
 		for (t = 0; t < RR_PT_MAX; t++)
-			for (i = 0; i < RR_FN_CANDS && cands[t][i]; i++)
-				if (!named_before(cands, t, i) &&
+			for (i = 0; cand(roles, t, i); i++)
+				if (!named_before(roles, t, i) &&
 				    o < sizeof(p->why))
 					o += snprintf(p->why + o,
 						      sizeof(p->why) - o,
 						      "%s%s", o ? ", " : "no ",
-						      cands[t][i]);
+						      cand(roles, t, i));
 		if (o < sizeof(p->why))
 			snprintf(p->why + o, sizeof(p->why) - o,
 				 " in /proc/kallsyms (inlined)");
@@ -57,24 +64,24 @@ static void decide(const char *const cands[][RR_FN_CANDS], bool kprobes,
 }
 
 void rr_part_choose(const char *what,
-		    const char *const cands[][RR_FN_CANDS],
+		    const enum rr_kfn roles[RR_PT_MAX],
 		    const char *kallsyms, bool kprobes, struct rr_part *p)
 {
 	init(what, p);
 	if (!p->what[0])
 		return;
-	decide(cands, kprobes, rr_fn_parse(kallsyms, cands, p->fns), p);
+	decide(roles, kprobes, rr_fn_parse(kallsyms, roles, p->fns), p);
 }
 
 void rr_part_select(const char *what,
-		    const char *const cands[][RR_FN_CANDS],
+		    const enum rr_kfn roles[RR_PT_MAX],
 		    struct rr_part *p)
 {
 	init(what, p);
 	if (!p->what[0])
 		return;
-	decide(cands, tracefs_file_exists(NULL, "kprobe_events"),
-	       rr_fn_resolve(cands, p->fns), p);
+	decide(roles, tracefs_file_exists(NULL, "kprobe_events"),
+	       rr_fn_resolve(roles, p->fns), p);
 }
 
 bool rr_part_timed(const struct rr_part *p, int type, char *why,

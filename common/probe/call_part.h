@@ -26,14 +26,14 @@ struct rr_part {
 
 /*
  * Can this part be timed here (kprobe_events, a function in kallsyms)?
- * what and cands come from the trigger; changes nothing.
+ * what and roles come from the trigger; changes nothing.
  */
 void rr_part_select(const char *what,
-		    const char *const cands[][RR_FN_CANDS],
+		    const enum rr_kfn roles[RR_PT_MAX],
 		    struct rr_part *p);
 /* Parse variant for tests: kallsyms text and whether kprobes exist. */
 void rr_part_choose(const char *what,
-		    const char *const cands[][RR_FN_CANDS],
+		    const enum rr_kfn roles[RR_PT_MAX],
 		    const char *kallsyms, bool kprobes, struct rr_part *p);
 /*
  * Before the tracefs instance exists: a kprobe pair on each type's

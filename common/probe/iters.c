@@ -13,38 +13,80 @@
 #include "probe/probe.h"
 #include "probe/walkfn.h"
 
-static const char *const fn[2] = {
-	"anon_vma_interval_tree_iter_first",
-	"anon_vma_interval_tree_iter_next",
+/*
+ * The two trees' iterators, found by role (ksym.h: 7.3 renamed them):
+ * the anon_vma tree for KSM and anon walks, the file's for file walks.
+ */
+enum { TREE_ANON, TREE_FILE, NR_TREES };
+static const enum rr_kfn iter_roles[NR_TREES][2] = {
+	[TREE_ANON] = { RR_KFN_ANON_FIRST, RR_KFN_ANON_NEXT },
+	[TREE_FILE] = { RR_KFN_FILE_FIRST, RR_KFN_FILE_NEXT },
 };
-static const char *const ev[2] = { "rr_iter_first", "rr_iter_next" };
+static const char *const tree_ev[NR_TREES][2] = {
+	[TREE_ANON] = { "rr_iter_first", "rr_iter_next" },
+	[TREE_FILE] = { "rr_fiter_first", "rr_fiter_next" },
+};
 
-/* The kallsyms names (suffixes included) of the two iterator functions. */
-static bool resolve(char sym[2][128])
+static int tree_of(enum rr_page_type type)
 {
-	char line[256], name[128];
-	int found = 0, i;
-	FILE *f = fopen("/proc/kallsyms", "re");
+	return type == RR_PT_FILE ? TREE_FILE : TREE_ANON;
+}
 
-	if (!f)
-		return false;
-	while (found < 2 && fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "anon_vma_interval_tree_iter_") ||
-		    sscanf(line, "%*s %*s %127s", name) != 1)
+/* Both trees' iterators: sym[tree][0] first, [1] next. */
+static int resolve_text(const char *kallsyms, struct rr_walkfn sym[NR_TREES][2])
+{
+	const enum rr_kfn *roles = &iter_roles[0][0];
+
+	if (kallsyms)
+		return rr_kfns_parse(kallsyms, roles, NR_TREES * 2, &sym[0][0]);
+	return rr_kfns_resolve(roles, NR_TREES * 2, &sym[0][0]);
+}
+
+/*
+ * The tree a case's steps are counted on: the file tree for file pages
+ * where its kprobes were made (prepare), else the anon_vma tree.
+ */
+static const char *const *evs(enum rr_page_type type)
+{
+	int tree = tree_of(type);
+
+	if (tree == TREE_FILE &&
+	    !rr_trace_event_exists(RR_KPROBE_GROUP, tree_ev[tree][0]))
+		tree = TREE_ANON;
+	return tree_ev[tree];
+}
+
+static bool tree_found(struct rr_walkfn sym[NR_TREES][2], int tree)
+{
+	return sym[tree][0].found && sym[tree][1].found;
+}
+
+void rr_iters_syms(const char *kallsyms, struct rr_iter_syms *s)
+{
+	struct rr_walkfn sym[NR_TREES][2];
+	char a[128], b[128];
+	int tree;
+
+	memset(s, 0, sizeof(*s));
+	resolve_text(kallsyms, sym);
+	for (tree = 0; tree < NR_TREES; tree++) {
+		if (tree_found(sym, tree)) {
+			snprintf(s->fns[tree], sizeof(s->fns[tree]),
+				 "%s and %s", sym[tree][0].name,
+				 sym[tree][1].name);
+			s->found[tree] = true;
 			continue;
-		for (i = 0; i < 2; i++)
-			if (!sym[i][0] && rr_ksym_match(name, fn[i])) {
-				snprintf(sym[i], 128, "%s", name);
-				found++;
-			}
+		}
+		snprintf(s->fns[tree], sizeof(s->fns[tree]),
+			 "%s, or %s, is not in /proc/kallsyms",
+			 rr_kfn_names(iter_roles[tree][0], a, sizeof(a)),
+			 rr_kfn_names(iter_roles[tree][1], b, sizeof(b)));
 	}
-	fclose(f);
-	return found == 2;
 }
 
 bool rr_iters_available(char *why, size_t len)
 {
-	char sym[2][128] = { "", "" };
+	struct rr_iter_syms s;
 
 	if (!tracefs_file_exists(NULL, "kprobe_events")) {
 		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
@@ -54,9 +96,10 @@ bool rr_iters_available(char *why, size_t len)
 		snprintf(why, len, "CONFIG_HIST_TRIGGERS is not set");
 		return false;
 	}
-	if (!resolve(sym)) {
-		snprintf(why, len, "%s or %s is not in /proc/kallsyms", fn[0],
-			 fn[1]);
+	/* The anon_vma tree's: KSM's walks are what the suite is about. */
+	rr_iters_syms(NULL, &s);
+	if (!s.found[TREE_ANON]) {
+		snprintf(why, len, "%s", s.fns[TREE_ANON]);
 		return false;
 	}
 	return true;
@@ -66,10 +109,11 @@ bool rr_iters_available(char *why, size_t len)
 static const char *const walk_ev[RR_PT_MAX] = {
 	[RR_PT_KSM] = "rr_count_walk_ksm",
 	[RR_PT_ANON] = "rr_count_walk_anon",
+	[RR_PT_FILE] = "rr_count_walk_file",
 };
 
 /* The walk kprobes and the synthetic event that carries the ids. */
-static int prepare_items(char *note, size_t nlen)
+static int prepare_items(bool file_tree, char *note, size_t nlen)
 {
 	struct rr_walkfn fns[RR_PT_MAX];
 	char path[256];
@@ -89,7 +133,8 @@ static int prepare_items(char *note, size_t nlen)
 	memset(fns, 0, sizeof(fns));
 	rr_walkfn_resolve(fns);
 	for (t = 0; t < RR_PT_MAX; t++) {
-		if (!walk_ev[t])
+		/* a file walk counted per walk only where its tree is hooked */
+		if (!walk_ev[t] || (t == RR_PT_FILE && !file_tree))
 			continue;
 		if (!fns[t].found) {
 			snprintf(note, nlen,
@@ -119,20 +164,24 @@ static int prepare_items(char *note, size_t nlen)
 int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
 		     size_t len)
 {
-	char sym[2][128] = { "", "" };
-	int i, err;
+	struct rr_walkfn sym[NR_TREES][2];
+	int tree, i, err;
 
-	if (!resolve(sym)) {
+	resolve_text(NULL, sym);
+	if (!tree_found(sym, TREE_ANON)) {
 		snprintf(why, len, "iterator functions not found");
 		return -ENOENT;
 	}
-	for (i = 0; i < 2; i++) {
-		err = rr_kprobe_create(ev[i], sym[i], false, why, len);
-		if (err)
-			return err;
-	}
+	for (tree = 0; tree < NR_TREES; tree++)
+		for (i = 0; tree_found(sym, tree) && i < 2; i++) {
+			err = rr_kprobe_create(tree_ev[tree][i],
+					       sym[tree][i].name, false, why,
+					       len);
+			if (err)
+				return err;
+		}
 	note[0] = '\0';
-	*per_item = !prepare_items(note, nlen);
+	*per_item = !prepare_items(tree_found(sym, TREE_FILE), note, nlen);
 	return 0;
 }
 
@@ -145,7 +194,8 @@ enum { T_WALK, T_FIRST, T_NEXT, T_STEP };
  * (its own time: it changes on every call, so onchange fires each time),
  * and both fire the step event that T_STEP counts per rmap_item.
  */
-static void triggers(int pid, bool per_item, char trig[NR_TRIG][320])
+static void triggers(int pid, enum rr_page_type type, bool per_item,
+		     char trig[NR_TRIG][320])
 {
 	memset(trig, 0, NR_TRIG * sizeof(*trig));
 	if (!per_item) {
@@ -163,7 +213,7 @@ static void triggers(int pid, bool per_item, char trig[NR_TRIG][320])
 		 RR_STEP_SYNTH, pid);
 	snprintf(trig[T_NEXT], 320,
 		 "hist:keys=common_pid:vals=hitcount:onmatch(%s.%s).trace(%s,$rr_w,$rr_sid) if common_pid == %d",
-		 RR_KPROBE_GROUP, ev[0], RR_STEP_SYNTH, pid);
+		 RR_KPROBE_GROUP, evs(type)[0], RR_STEP_SYNTH, pid);
 	/* Up to 512 rmap_items per walk here; room for many walks. */
 	snprintf(trig[T_STEP], 320,
 		 "hist:keys=wid,sid:vals=hitcount:sort=wid,sid:size=16384");
@@ -180,9 +230,9 @@ static const char *trig_event(int i, enum rr_page_type type)
 	case T_WALK:
 		return walk_ev[type];
 	case T_FIRST:
-		return ev[0];
+		return evs(type)[0];
 	case T_NEXT:
-		return ev[1];
+		return evs(type)[1];
 	default:
 		return RR_STEP_SYNTH;
 	}
@@ -217,7 +267,7 @@ static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
 			 rr_page_type_name(type));
 		return -EINVAL;
 	}
-	triggers(pid, per_item, trig);
+	triggers(pid, type, per_item, trig);
 	for (k = 0; k < NR_TRIG; k++) {
 		int i = order[k];
 
@@ -333,8 +383,8 @@ int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
 	long n;
 
 	memset(out, 0, sizeof(*out));
-	out->first = read_count(t, ev[0], pid, &err);
-	out->next = read_count(t, ev[1], pid, &err);
+	out->first = read_count(t, evs(type)[0], pid, &err);
+	out->next = read_count(t, evs(type)[1], pid, &err);
 	if (per_item) {
 		out->walks = read_count(t, walk_ev[type], pid, &err);
 		text = tracefs_event_file_read(t->inst, "synthetic",
@@ -387,4 +437,12 @@ size_t rr_iters_attribute(struct rr_item_count *items, size_t n,
 	for (i = seen; i < walks; i++)
 		rr_samples_add(per_walk, 0);
 	return seen;
+}
+
+const char *rr_iters_case_fns(const struct rr_iter_syms *s,
+			      enum rr_page_type type)
+{
+	int tree = tree_of(type);
+
+	return s->found[tree] ? s->fns[tree] : s->fns[TREE_ANON];
 }

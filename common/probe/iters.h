@@ -2,8 +2,10 @@
 /*
  * Counting interval-tree steps inside the walks (--iterations): an
  * unfixed KSM walk visits every VMA of the anon_vma for each rmap_item,
- * millions of steps. Each step is a call of anon_vma_interval_tree_iter_
- * first() (one per rmap_item) or _next(); kprobes of the suite's group on
+ * millions of steps. Each step is a call of the tree's iter_first() (one
+ * per rmap_item) or iter_next(): anon_vma_interval_tree_iter_* before
+ * 7.3, anon_rmap_tree_iter_* since, and the file tree's for file pages
+ * (probe/ksym.h finds them by role). Kprobes of the suite's group on
  * both feed hist triggers keyed by task, so the counting happens in the
  * kernel and nothing per step reaches the ring buffer. The probes slow
  * the walks down: the counting pass is separate and says by how much.
@@ -45,6 +47,17 @@ struct rr_iter_counts {
 	unsigned long long dropped;	/* rmap_items the hist had no room */
 };
 
+/* The iterators found, per tree, for the report ("A and B"). */
+struct rr_iter_syms {
+	bool found[2];		/* [0] the anon_vma tree, [1] the file's */
+	char fns[2][320];	/* the names, or why they are missing */
+};
+
+/* From a kallsyms text, or /proc/kallsyms when NULL. */
+void rr_iters_syms(const char *kallsyms, struct rr_iter_syms *s);
+/* The symbols a case of this page type is counted with. */
+const char *rr_iters_case_fns(const struct rr_iter_syms *s,
+			      enum rr_page_type type);
 bool rr_iters_available(char *why, size_t len);
 /*
  * Create the kprobes and, when the kernel has synthetic events, the step

@@ -205,10 +205,8 @@ int rr_waits_arm(struct rr_waits *ws, struct rr_trace *t,
 	return 0;
 }
 
-/* folio_referenced, by the page-type table's first row */
-static const char *const giveup_cands[RR_PT_MAX][RR_FN_CANDS] = {
-	{ RR_GIVEUP_FUNC },
-};
+/* folio_referenced, in the page-type table's first slot */
+static const enum rr_kfn giveup_roles[RR_PT_MAX] = { RR_KFN_REFERENCED };
 
 bool rr_giveups_available(char *why, size_t len)
 {
@@ -218,7 +216,7 @@ bool rr_giveups_available(char *why, size_t len)
 		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
 		return false;
 	}
-	if (!rr_fn_resolve(giveup_cands, fns)) {
+	if (!rr_fn_resolve(giveup_roles, fns)) {
 		snprintf(why, len, RR_GIVEUP_FUNC " is not in /proc/kallsyms");
 		return false;
 	}
@@ -229,7 +227,7 @@ int rr_giveups_prepare(char *why, size_t len)
 {
 	struct rr_walkfn fns[RR_PT_MAX];
 
-	if (!rr_fn_resolve(giveup_cands, fns))
+	if (!rr_fn_resolve(giveup_roles, fns))
 		return -ENOENT;
 	return rr_kprobe_create_fmt(RR_GIVEUP_EVENT, fns[0].name, true,
 				    "ret=$retval:s32", why, len);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/json.h"
 #include "lib/util.h"
+#include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
 #include "probe/iters.h"
@@ -559,8 +560,10 @@ static void iterations(struct rr_json *j, const struct rr_result *r,
 		stats(j, "walk_ms_while_counting", &c->count_lat);
 		num_or_null(j, "us_per_step", rr_step_cost_us(r, c), 6);
 		json_str(j, "counted_by", r->iter_items ?
-			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid; per rmap_item and walk: kprobe rmap_repro/rr_count_walk_TYPE on the walk function keeps the walk's id (its time), iter_first and each iter_next fire synthetic/" RR_STEP_SYNTH "(wid, sid = time of iter_first), counted by a hist keyed by wid and sid" :
-			 "kprobes rmap_repro/rr_iter_first and rr_iter_next on anon_vma_interval_tree_iter_first/_next, hist triggers keyed by common_pid");
+			 "kprobes rmap_repro/rr_iter_first and rr_iter_next (rr_fiter_* for the file tree) on the tree's iter_first and iter_next (counted_on), hist triggers keyed by common_pid; per rmap_item and walk: kprobe rmap_repro/rr_count_walk_TYPE on the walk function keeps the walk's id (its time), iter_first and each iter_next fire synthetic/" RR_STEP_SYNTH "(wid, sid = time of iter_first), counted by a hist keyed by wid and sid" :
+			 "kprobes rmap_repro/rr_iter_first and rr_iter_next (rr_fiter_* for the file tree) on the tree's iter_first and iter_next (counted_on), hist triggers keyed by common_pid");
+		json_str(j, "counted_on",
+			 rr_iters_case_fns(&r->iter_syms, c->type));
 		if (!r->iter_items)
 			json_str(j, "per_rmap_item_unavailable",
 				 r->iter_items_note);
@@ -568,6 +571,22 @@ static void iterations(struct rr_json *j, const struct rr_result *r,
 	} else {
 		json_null(j, "iterations");
 	}
+}
+
+/* The verdict's kernel line (model/kline.h), or null where none applies. */
+static void kernel_line(struct rr_json *j, const struct rr_result *r)
+{
+	char buf[512];
+
+	if (rr_kernel_line(r, buf, sizeof(buf))[0])
+		json_str(j, "kernel_line", buf);
+	else
+		json_null(j, "kernel_line");
+	if (rr_release_has_fix(r->sys.release) < 0)
+		json_null(j, "release_has_walk_fix");
+	else
+		json_bool(j, "release_has_walk_fix",
+			  rr_release_has_fix(r->sys.release));
 }
 
 static void one_case(struct rr_json *j, const struct rr_result *r,
@@ -814,6 +833,7 @@ void rr_report_json(FILE *f, const struct rr_result *r)
 	json_str(&j, "reproducer", r->reproducer);
 	json_str(&j, "verdict", rr_verdict_names[r->verdict]);
 	json_str(&j, "reason", r->reason);
+	kernel_line(&j, r);
 	json_str(&j, "command", r->options);
 	json_str(&j, "suite_version", r->sys.suite_version);
 	kernel_and_system(&j, r);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
 #include "report/report.h"
@@ -183,6 +184,8 @@ static void verdict_lines(FILE *f, const struct rr_result *r)
 	rr_evidence_text(r, text, sizeof(text));
 	if (text[0])
 		fprintf(f, "# evidence: %s\n", text);
+	if (rr_kernel_line(r, text, sizeof(text))[0])
+		fprintf(f, "# kernel line: %s\n", text);
 	if (r->restore_ran && r->restore_failures)
 		fprintf(f, "# restore: %d changes could not be undone\n",
 			r->restore_failures);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
 #include "probe/iters.h"
@@ -518,6 +519,8 @@ static void verdict_head(FILE *f, const struct rr_result *r)
 		fputc(toupper((unsigned char)*p), f);
 	fputc('\n', f);
 	field(f, "", r->reason);
+	if (rr_kernel_line(r, buf, sizeof(buf))[0])
+		field(f, "Line", buf);
 	if (r->nr_cases && r->runs) {
 		rr_runs_text(r, buf, sizeof(buf));
 		field(f, "Runs", buf);
@@ -653,6 +656,26 @@ static void waits_not(FILE *f, const struct rr_result *r, const char *key,
 	field(f, key, buf);
 }
 
+/* What counted the steps: the iterators by name, as this kernel has them. */
+static void iter_how(FILE *f, const struct rr_result *r)
+{
+	const struct rr_iter_syms *s = &r->iter_syms;
+	char buf[1024];
+	size_t o;
+
+	o = snprintf(buf, sizeof(buf),
+		     "counted in the kernel: kprobes on %s (the anon_vma tree's iterators",
+		     s->fns[0]);
+	if (s->found[1] && o < sizeof(buf))
+		o += snprintf(buf + o, sizeof(buf) - o,
+			      "; file pages: %s", s->fns[1]);
+	if (o < sizeof(buf))
+		snprintf(buf + o, sizeof(buf) - o,
+			 "), hist triggers per task%s; an rmap_item's steps are its iter_first call and its iter_next calls",
+			 r->iter_items ? " and, through synthetic/" RR_STEP_SYNTH "(wid, sid), per rmap_item and walk (a kprobe on the walk function gives the walk's id)" : "");
+	field(f, "", buf);
+}
+
 /* Per case: what the trigger reached, and the blocks of sentences. */
 static void case_lines(FILE *f, const struct rr_result *r)
 {
@@ -694,9 +717,8 @@ static void case_lines(FILE *f, const struct rr_result *r)
 	if (r->iterations && !r->iter_items)
 		field(f, "", r->iter_items_note[0] ? r->iter_items_note :
 		      "steps per rmap_item not counted");
-	else if (r->iterations)
-		field(f, "",
-		      "counted in the kernel: kprobes on anon_vma_interval_tree_iter_first/_next, hist triggers per task and, through synthetic/" RR_STEP_SYNTH "(wid, sid), per rmap_item and walk (a kprobe on the walk function gives the walk's id); an rmap_item's steps are its iter_first call and its iter_next calls");
+	if (r->iterations)
+		iter_how(f, r);
 }
 
 /* The Timing and Safety lines. */

@@ -158,10 +158,10 @@ struct rr_trigger_ops {
 	/*
 	 * A trigger that times its own calls: a part of each call that a
 	 * kernel function does, timed apart where a kprobe can (call_part.h):
-	 * what it is, and the function's names per page type, best first.
+	 * what it is, and the function's role per page type (probe/ksym.h).
 	 */
 	const char *part_what;
-	const char *const part_fns[RR_PT_MAX][RR_FN_CANDS];
+	enum rr_kfn part_roles[RR_PT_MAX];
 	/* What the walks inside a call do, in words ("unmapping it"). */
 	const char *walks_what;
 	/*

@@ -265,13 +265,13 @@ const struct rr_trigger_ops rr_trigger_hwpoison = {
 	/*
 	 * Since 6.7 collect_procs_ksm() is a global function of ksm.c; the
 	 * anon and file ones are static and often inlined, as collect_procs()
-	 * itself may be.
+	 * itself may be (the roles list both names).
 	 */
 	.part_what = "finding the processes that map the page",
-	.part_fns = {
-		[RR_PT_KSM] = { "collect_procs_ksm" },
-		[RR_PT_ANON] = { "collect_procs_anon", "collect_procs" },
-		[RR_PT_FILE] = { "collect_procs_file", "collect_procs" },
+	.part_roles = {
+		[RR_PT_KSM] = RR_KFN_COLLECT_KSM,
+		[RR_PT_ANON] = RR_KFN_COLLECT_ANON,
+		[RR_PT_FILE] = RR_KFN_COLLECT_FILE,
 	},
 	.walks_what = "unmapping it",
 	.call_rest = "killing them and retiring the frame",

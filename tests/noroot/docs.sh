@@ -79,5 +79,16 @@ assert "KTAP: the runs, the evidence, each case's per-run maxima" \
 		 grep -q '^    # ksm: per run, interval max ms: 1000.000 1000.000' '$work/full.ktap'"
 assert_jq "JSON: the runs, the evidence, the per-run figures, the samples, the tests, the cost per step" \
 	"$work/full.json" '.runs == 2 and .run_verdicts == ["reproduced", "reproduced"] and .evidence.significant != null and (.cases[0].per_run | length) == 2 and .cases[0].samples_ms.kept == 4 and .cases[1].test.p != null and .cases[0].iterations.us_per_step != null'
+# the kernel functions by role: docs/probes.md shows the table the code has
+sed -n '/^<!-- rmap-probes --roles -->$/,/^<!-- end -->$/p' \
+	"$top/docs/probes.md" | sed '1d;$d' >"$work/roles.doc"
+"$top/build/bin/rmap-probes" --roles >"$work/roles.code"
+assert "docs/probes.md's table of kernel functions is rmap-probes --roles ($(grep -c '^| `' "$work/roles.code") roles)" \
+	bash -c "[ -s '$work/roles.code' ] && cmp -s '$work/roles.doc' '$work/roles.code'"
+assert "the step counter's iterators have both namings in the table" \
+	bash -c "grep -q 'anon_rmap_tree_iter_first' '$work/roles.code' &&
+		 grep -q 'anon_vma_interval_tree_iter_first' '$work/roles.code' &&
+		 grep -q 'mapping_rmap_tree_iter_next' '$work/roles.code' &&
+		 grep -q '\`vma_interval_tree_iter_next' '$work/roles.code'"
 assert_same "the machine is as before" "$before" "$(snapshot)"
 finish

@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	snprintf(r.reproducer, sizeof(r.reproducer), "full-result");
 	snprintf(r.options, sizeof(r.options), "full-result");
 	snprintf(r.sys.kconfig, sizeof(r.sys.kconfig), "KSM=y");
+	snprintf(r.sys.release, sizeof(r.sys.release), "7.3.0");
 	r.sys.exact = true;		/* scripts/vm-run --exact: exact_clock */
 	r.trigger = t;
 	r.probe.bracket = RR_BR_RMAP_WALK;
@@ -133,6 +134,11 @@ int main(int argc, char **argv)
 	r.waits = r.waits_mmap = r.giveups = r.waits_stack = true;
 	r.victim_alone_ms = 1000;
 	r.iterations = r.iter_items = true;
+	r.iter_syms.found[0] = r.iter_syms.found[1] = true;
+	snprintf(r.iter_syms.fns[0], sizeof(r.iter_syms.fns[0]),
+		 "anon_rmap_tree_iter_first and anon_rmap_tree_iter_next");
+	snprintf(r.iter_syms.fns[1], sizeof(r.iter_syms.fns[1]),
+		 "mapping_rmap_tree_iter_first and mapping_rmap_tree_iter_next");
 	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
 	r.part.timed = true;
 	r.threshold_ms = 10;

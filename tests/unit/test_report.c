@@ -543,7 +543,7 @@ static void test_judge_calls(void)
 	CHECK_CONTAINS(r.reason, "3 of 3 runs: KSM case longest trigger call over 10 ms and at least 5x the controls' longest trigger call in the same run (KSM 830.000 ms; controls' longest trigger call over the runs: anon 5.000 ms, file 5.000 ms)");
 	/* the part is not timed here: it stays in the rest, with why */
 	rr_part_choose("finding the processes that map the page",
-		       rr_trigger_hwpoison.part_fns,
+		       rr_trigger_hwpoison.part_roles,
 		       "ffffffff81000000 T collect_procs_ksm\n", false,
 		       &r.part);
 	s = render(rr_report_text, &r);
@@ -564,7 +564,7 @@ static void test_judge_calls(void)
 
 	/* timed: part, walks and rest add up to the calls */
 	rr_part_choose("finding the processes that map the page",
-		       rr_trigger_hwpoison.part_fns,
+		       rr_trigger_hwpoison.part_roles,
 		       "ffffffff81000000 T collect_procs_ksm\n", true, &r.part);
 	rr_stats_compute(p, 1, &r.cases[0].part);
 	s = render(rr_report_text, &r);
@@ -573,13 +573,13 @@ static void test_judge_calls(void)
 	free(s);
 	/* each function named once, collect_procs after collect_procs_ksm */
 	rr_part_choose("finding the processes that map the page",
-		       rr_trigger_hwpoison.part_fns,
+		       rr_trigger_hwpoison.part_roles,
 		       "ffffffff81000000 T collect_procs_ksm\nffffffff81000100 t collect_procs\n",
 		       true, &r.part);
 	rr_part_text(&r, buf, sizeof(buf));
 	CHECK_CONTAINS(buf, " on collect_procs_ksm, collect_procs, paired");
 	rr_part_choose("finding the processes that map the page",
-		       rr_trigger_hwpoison.part_fns,
+		       rr_trigger_hwpoison.part_roles,
 		       "ffffffff81000000 T collect_procs_ksm\n", true, &r.part);
 	s = render(rr_report_json, &r);
 	CHECK(valid_json(s));

@@ -76,7 +76,7 @@ static void test_part_functions(void)
 	struct rr_part p;
 	char why[192];
 
-	rr_part_choose("finding", rr_trigger_hwpoison.part_fns, text, true,
+	rr_part_choose("finding", rr_trigger_hwpoison.part_roles, text, true,
 		       &p);
 	CHECK(p.timed);
 	CHECK_STR(p.fns[RR_PT_KSM].name, "collect_procs_ksm");
@@ -85,7 +85,7 @@ static void test_part_functions(void)
 	CHECK(rr_part_timed(&p, RR_PT_ANON, why, sizeof(why)));
 
 	/* 6.1: no collect_procs_ksm, the rest inlined */
-	rr_part_choose("finding", rr_trigger_hwpoison.part_fns,
+	rr_part_choose("finding", rr_trigger_hwpoison.part_roles,
 		       "ffffffff81300000 T memory_failure\n", true, &p);
 	CHECK(!p.timed);
 	CHECK_STR(p.why, "no collect_procs_ksm, collect_procs_anon, collect_procs, collect_procs_file in /proc/kallsyms (inlined)");
@@ -93,7 +93,7 @@ static void test_part_functions(void)
 	CHECK_STR(why, p.why);
 
 	/* only the KSM one: the controls say theirs is inlined */
-	rr_part_choose("finding", rr_trigger_hwpoison.part_fns,
+	rr_part_choose("finding", rr_trigger_hwpoison.part_roles,
 		       "ffffffff81684000 T collect_procs_ksm\n", true, &p);
 	CHECK(p.timed);
 	CHECK(rr_part_timed(&p, RR_PT_KSM, why, sizeof(why)));
@@ -101,13 +101,13 @@ static void test_part_functions(void)
 	CHECK(strstr(why, "file page type") != NULL);
 
 	/* no kprobe_events: nothing is timed, whatever kallsyms says */
-	rr_part_choose("finding", rr_trigger_hwpoison.part_fns, text, false,
+	rr_part_choose("finding", rr_trigger_hwpoison.part_roles, text, false,
 		       &p);
 	CHECK(!p.timed);
 	CHECK(strstr(p.why, "CONFIG_KPROBE_EVENTS") != NULL);
 
 	/* a trigger with no part */
-	rr_part_choose(NULL, rr_trigger_hwpoison.part_fns, text, true, &p);
+	rr_part_choose(NULL, rr_trigger_hwpoison.part_roles, text, true, &p);
 	CHECK(!p.timed);
 	CHECK(!rr_part_timed(&p, RR_PT_KSM, why, sizeof(why)));
 }
