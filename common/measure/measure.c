@@ -180,6 +180,23 @@ static void publish(struct body *b, struct rr_case_result *c)
 	rr_wait_acc_fig(&cs->ww, &c->waits_walker);
 }
 
+/* Add one pass's steps by caller to the case's. */
+static void add_callers(struct rr_iter_callers *to,
+			const struct rr_iter_callers *from)
+{
+	int r;
+
+	if (!from->counted)
+		return;
+	to->counted = true;
+	for (r = 0; r < RR_KFN_MAX; r++) {
+		to->first[r] += from->first[r];
+		to->next[r] += from->next[r];
+		if (!to->name[r][0])
+			memcpy(to->name[r], from->name[r], sizeof(to->name[r]));
+	}
+}
+
 /* Add one counting pass's step counts to the case. */
 static void add_counts(struct body *b, struct rr_case_result *c,
 		       struct rr_iter_counts *ic, unsigned long measured)
@@ -190,6 +207,7 @@ static void add_counts(struct body *b, struct rr_case_result *c,
 
 	c->iter_first += ic->first;
 	c->iter_next += ic->next;
+	add_callers(&c->iter_callers, &ic->callers);
 	if (!b->res->iter_items)
 		return;
 	c->items_dropped += ic->dropped;
@@ -775,8 +793,12 @@ static int run_case(struct body *b, struct rr_case_result *c,
 	if (!err && !missed && res->probe_cost)
 		err = extra_pass(b, c, &p, &v, run, RR_PASS_BARE, why,
 				 sizeof(why));
-	/* Steps of anon_vma walks: the file walk has no anon_vma tree. */
-	if (!err && !missed && res->iterations && c->type != RR_PT_FILE)
+	/*
+	 * Steps of anon_vma walks, and of file walks where the kernel's file
+	 * tree iterators were found (iters.h).
+	 */
+	if (!err && !missed && res->iterations &&
+	    (c->type != RR_PT_FILE || res->iter_syms.found[1]))
 		err = extra_pass(b, c, &p, &v, run, RR_PASS_COUNT, why,
 				 sizeof(why));
 	if (!err && !missed)

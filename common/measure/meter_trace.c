@@ -191,7 +191,8 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 	}
 	if (!err && a->pass == RR_PASS_COUNT && !tm->polled)
 		err = rr_iters_arm(&tm->trace, a->pids[0], a->type,
-				   &res->iter_items, res->iter_items_note,
+				   &res->iter_items, res->part.what[0] != '\0',
+				   res->iter_items_note,
 				   sizeof(res->iter_items_note), why, len);
 	if (err && !why[0])
 		snprintf(why, len, "cannot arm the hist triggers");

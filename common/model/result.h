@@ -194,6 +194,7 @@ struct rr_case_result {
 	unsigned long long count_walks_begun; /* by the counting kprobe */
 	unsigned long long walks_without_items; /* counted as 0 steps */
 	unsigned long long items_dropped; /* the hist had no room for */
+	struct rr_iter_callers iter_callers; /* steps by caller (iters.h) */
 	unsigned long victim_errors;
 	bool victim_truncated;
 	unsigned long long lost_events;

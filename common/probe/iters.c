@@ -294,14 +294,108 @@ static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
 	return 0;
 }
 
-int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
-		 bool *per_item, char *note, size_t nlen, char *why,
-		 size_t len)
+/*
+ * The stack hists beside the counting ones, best effort: a kernel that
+ * refuses them still counts, without the split by caller. The key's
+ * name changed in Linux 6.5: the new one first.
+ */
+static void arm_callers(struct rr_trace *t, int pid, enum rr_page_type type)
 {
-	if (*per_item && !arm(t, pid, type, true, note, nlen))
-		return 0;
-	*per_item = false;
-	return arm(t, pid, type, false, why, len);
+	static const char *const key[] = { "common_stacktrace", "stacktrace" };
+	char trig[192];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(trig, sizeof(trig),
+			 "hist:keys=%s:vals=hitcount:size=256 if common_pid == %d",
+			 key[i], pid);
+		if (tracefs_event_file_append(t->inst, RR_KPROBE_GROUP,
+					      evs(type)[0], "trigger",
+					      trig) < 0)
+			continue;
+		/* if iter_next's is refused, iter_first's still counts */
+		tracefs_event_file_append(t->inst, RR_KPROBE_GROUP,
+					  evs(type)[1], "trigger", trig);
+		return;
+	}
+}
+
+int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
+		 bool *per_item, bool callers, char *note, size_t nlen,
+		 char *why, size_t len)
+{
+	int err;
+
+	if (!*per_item || arm(t, pid, type, true, note, nlen)) {
+		*per_item = false;
+		err = arm(t, pid, type, false, why, len);
+		if (err)
+			return err;
+	}
+	if (callers)
+		arm_callers(t, pid, type);
+	return 0;
+}
+
+const enum rr_kfn rr_iter_caller_roles[] = {
+	RR_KFN_WALK_KSM, RR_KFN_WALK_ANON, RR_KFN_WALK_FILE,
+	RR_KFN_COLLECT_KSM, RR_KFN_COLLECT_ANON, RR_KFN_COLLECT_FILE,
+};
+const int rr_iter_nr_callers = ARRAY_SIZE(rr_iter_caller_roles);
+
+/* The role of the first frame of an entry that is a caller's. */
+static enum rr_kfn entry_caller(const char *p, const char *end, char *name,
+				size_t len)
+{
+	enum rr_kfn role;
+
+	name[0] = '\0';
+	for (p = strchr(p, '\n'); p && p < end; p = strchr(p, '\n')) {
+		p += strspn(p, " \t\n");
+		if (p >= end || *p == '}')
+			break;
+		role = rr_kfn_of(p, rr_iter_caller_roles, rr_iter_nr_callers);
+		if (role != RR_KFN_NONE) {
+			snprintf(name, len, "%.*s", (int)strcspn(p, "+ \t\n"),
+				 p);
+			return role;
+		}
+	}
+	return RR_KFN_NONE;
+}
+
+void rr_iter_callers_parse(const char *text, bool first,
+			   struct rr_iter_callers *c)
+{
+	const char *p = text;
+	char name[64];
+
+	/* "{ common_stacktrace:\n  frame+0x1/0x2\n ...\n} hitcount: 5" */
+	while (p && (p = strstr(p, "{ "))) {
+		const char *key = p + 2, *end;
+		unsigned long long hits;
+		enum rr_kfn role;
+
+		if (strncmp(key, "common_stacktrace:", 18) &&
+		    strncmp(key, "stacktrace:", 11)) {
+			p = key;
+			continue;
+		}
+		end = strstr(key, "hitcount:");
+		if (!end)
+			break;
+		hits = strtoull(end + 9, NULL, 10);
+		role = entry_caller(key, end, name, sizeof(name));
+		if (first)
+			c->first[role] += hits;
+		else
+			c->next[role] += hits;
+		if (role != RR_KFN_NONE && !c->name[role][0])
+			snprintf(c->name[role], sizeof(c->name[role]), "%s",
+				 name);
+		c->counted = true;
+		p = end;
+	}
 }
 
 unsigned long long rr_hist_hitcount(const char *text, int pid)
@@ -362,12 +456,18 @@ long rr_hist_items(const char *text, struct rr_item_count **out,
 	return (long)n;
 }
 
+/* A task's hitcount in an event's hists, and its steps by caller. */
 static unsigned long long read_count(struct rr_trace *t, const char *event,
-				     int pid, int *err)
+				     int pid, int *err,
+				     struct rr_iter_callers *callers,
+				     bool first)
 {
 	char *text = tracefs_event_file_read(t->inst, RR_KPROBE_GROUP, event,
 					     "hist", NULL);
 	unsigned long long n = text ? rr_hist_hitcount(text, pid) : 0;
+
+	if (text && callers)
+		rr_iter_callers_parse(text, first, callers);
 
 	if (!text)
 		*err = -EIO;
@@ -383,10 +483,13 @@ int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
 	long n;
 
 	memset(out, 0, sizeof(*out));
-	out->first = read_count(t, evs(type)[0], pid, &err);
-	out->next = read_count(t, evs(type)[1], pid, &err);
+	out->first = read_count(t, evs(type)[0], pid, &err,
+				&out->callers, true);
+	out->next = read_count(t, evs(type)[1], pid, &err, &out->callers,
+			       false);
 	if (per_item) {
-		out->walks = read_count(t, walk_ev[type], pid, &err);
+		out->walks = read_count(t, walk_ev[type], pid, &err, NULL,
+					false);
 		text = tracefs_event_file_read(t->inst, "synthetic",
 					       RR_STEP_SYNTH, "hist", NULL);
 		n = text ? rr_hist_items(text, &out->items, &out->dropped) : -1;

@@ -29,6 +29,7 @@
 
 #include "lib/stats.h"
 #include "pattern/pattern.h"
+#include "probe/ksym.h"
 #include "probe/trace.h"
 
 #define RR_STEP_SYNTH "rmap_repro_step"
@@ -39,8 +40,31 @@ struct rr_item_count {
 	uint64_t steps;
 };
 
+/*
+ * The steps by the function that made them: a hist keyed by the kernel
+ * stack on each iterator, the first frame that is a walk or one of
+ * memory_failure()'s collect functions (ksym.h) naming the caller. So a
+ * memory_failure() call's steps in collect_procs_ksm() are told from
+ * those of its unmapping walk, in the kernel, with nothing per step in
+ * the ring buffer. [RR_KFN_NONE]: any other caller.
+ */
+struct rr_iter_callers {
+	bool counted;			/* the stack hists were armed */
+	unsigned long long first[RR_KFN_MAX], next[RR_KFN_MAX];
+	char name[RR_KFN_MAX][64];	/* the frame seen, suffix included */
+};
+
+/* The callers told apart, in the report's order. */
+extern const enum rr_kfn rr_iter_caller_roles[];
+extern const int rr_iter_nr_callers;
+
+/* Add a stack hist's text (one iterator's: first or not) to c. */
+void rr_iter_callers_parse(const char *text, bool first,
+			   struct rr_iter_callers *c);
+
 struct rr_iter_counts {
 	unsigned long long first, next;	/* the task's totals */
+	struct rr_iter_callers callers;
 	unsigned long long walks;	/* walks begun, when per item */
 	struct rr_item_count *items;	/* per rmap_item, when armed so */
 	size_t nitems;
@@ -69,11 +93,14 @@ int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
 /*
  * Start counting the steps of one task in the instance. If the per-item
  * triggers are refused, *per_item becomes false, note says why, and the
- * totals are counted alone.
+ * totals are counted alone. With callers, the steps are also split by
+ * caller (struct rr_iter_callers): a kernel stack per step makes the
+ * counted walks several times slower again, so only where a trigger's
+ * call holds more than its walks (memory_failure()'s collect_procs).
  */
 int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
-		 bool *per_item, char *note, size_t nlen, char *why,
-		 size_t len);
+		 bool *per_item, bool callers, char *note, size_t nlen,
+		 char *why, size_t len);
 /* Read the counts of that task and stop counting. */
 int rr_iters_read(struct rr_trace *t, int pid, enum rr_page_type type,
 		  bool per_item, struct rr_iter_counts *out);

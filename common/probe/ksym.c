@@ -80,6 +80,19 @@ static int rank_of(enum rr_kfn role, const char *sym)
 	return -1;
 }
 
+enum rr_kfn rr_kfn_of(const char *frame, const enum rr_kfn *roles, int n)
+{
+	char sym[128];
+	int i;
+
+	snprintf(sym, sizeof(sym), "%.*s", (int)strcspn(frame, "+ \t\n"),
+		 frame);
+	for (i = 0; i < n; i++)
+		if (rank_of(roles[i], sym) >= 0)
+			return roles[i];
+	return RR_KFN_NONE;
+}
+
 int rr_kfns_parse(const char *text, const enum rr_kfn *roles, int n,
 		   struct rr_walkfn *out)
 {

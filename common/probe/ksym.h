@@ -73,6 +73,11 @@ int rr_fn_parse(const char *kallsyms, const enum rr_kfn roles[RR_PT_MAX],
 		struct rr_walkfn fns[RR_PT_MAX]);
 int rr_fn_resolve(const enum rr_kfn roles[RR_PT_MAX],
 		  struct rr_walkfn fns[RR_PT_MAX]);
+/*
+ * Which of n roles a kallsyms name stands for ("collect_procs_ksm+0x4f"
+ * works too: the offset is cut), or RR_KFN_NONE.
+ */
+enum rr_kfn rr_kfn_of(const char *frame, const enum rr_kfn *roles, int n);
 /* "a or b" (every name of a role), for a message. */
 const char *rr_kfn_names(enum rr_kfn role, char *buf, size_t len);
 

@@ -46,6 +46,9 @@ void rr_cost_text(const struct rr_result *r, const struct rr_case_result *c,
 		  char *buf, size_t size);
 void rr_iter_text(const struct rr_result *r, const struct rr_case_result *c,
 		  char *buf, size_t size);
+/* The steps by caller, "; by caller ...", or "" where not counted. */
+void rr_callers_text(const struct rr_iter_callers *cl, char *buf,
+		     size_t size);
 /*
  * --iterations with a walk-level probe: the mean walk of the probe's
  * pass over the mean steps per walk of the counting pass, us per

@@ -526,6 +526,43 @@ static void pattern_and_cost(struct rr_json *j, const struct rr_result *r,
 	}
 }
 
+/* The steps by caller (iters.h), or null where not counted. */
+static void by_caller(struct rr_json *j, const struct rr_iter_callers *cl)
+{
+	int i;
+
+	if (!cl->counted) {
+		json_null(j, "by_caller");
+		return;
+	}
+	json_arr_begin(j, "by_caller");
+	for (i = 0; i <= rr_iter_nr_callers; i++) {
+		enum rr_kfn k = i < rr_iter_nr_callers ?
+				rr_iter_caller_roles[i] : RR_KFN_NONE;
+		unsigned long long f = cl->first[k], steps = f + cl->next[k];
+
+		if (!steps)
+			continue;
+		json_obj_begin(j, NULL);
+		if (k == RR_KFN_NONE) {
+			json_null(j, "function");
+			json_str(j, "role", "other");
+		} else {
+			json_str(j, "function", cl->name[k]);
+			json_str(j, "role", rr_kfns[k].key);
+		}
+		json_uint(j, "iter_first_calls", f);
+		json_uint(j, "steps", steps);
+		if (f)
+			json_num(j, "steps_per_first_call",
+				 (double)steps / f, 1);
+		else
+			json_null(j, "steps_per_first_call");
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 /* The interval-tree steps of the counting pass (--iterations). */
 static void iterations(struct rr_json *j, const struct rr_result *r,
 		       const struct rr_case_result *c)
@@ -564,6 +601,7 @@ static void iterations(struct rr_json *j, const struct rr_result *r,
 			 "kprobes rmap_repro/rr_iter_first and rr_iter_next (rr_fiter_* for the file tree) on the tree's iter_first and iter_next (counted_on), hist triggers keyed by common_pid");
 		json_str(j, "counted_on",
 			 rr_iters_case_fns(&r->iter_syms, c->type));
+		by_caller(j, &c->iter_callers);
 		if (!r->iter_items)
 			json_str(j, "per_rmap_item_unavailable",
 				 r->iter_items_note);

@@ -225,9 +225,38 @@ void rr_iter_text(const struct rr_result *r, const struct rr_case_result *c,
 			      c->count_lat.mean / c->latency.mean : 0,
 			      c->count_lat.mean, c->latency.mean);
 	if (rr_step_cost_us(r, c) >= 0 && o < size)
-		snprintf(buf + o, size - o,
-			 "; %.3f us per step (the probe pass's mean walk over the counting pass's mean steps per walk: whether a change removed steps or made them cheaper)",
-			 rr_step_cost_us(r, c));
+		o += snprintf(buf + o, size - o,
+			      "; %.3f us per step (the probe pass's mean walk over the counting pass's mean steps per walk: whether a change removed steps or made them cheaper)",
+			      rr_step_cost_us(r, c));
+	if (o < size)
+		rr_callers_text(&c->iter_callers, buf + o, size - o);
+}
+
+void rr_callers_text(const struct rr_iter_callers *cl, char *buf,
+		     size_t size)
+{
+	const char *sep = "; by caller (the kernel stack of each step): ";
+	size_t o = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (!cl->counted)
+		return;
+	for (i = 0; i <= rr_iter_nr_callers && o < size; i++) {
+		enum rr_kfn k = i < rr_iter_nr_callers ?
+				rr_iter_caller_roles[i] : RR_KFN_NONE;
+		unsigned long long f = cl->first[k], steps = f + cl->next[k];
+
+		if (!steps)
+			continue;
+		o += snprintf(buf + o, size - o, "%s%s %llu steps in %llu iter_first calls",
+			      sep, k == RR_KFN_NONE ? "other callers" :
+			      cl->name[k], steps, f);
+		if (f && o < size)
+			o += snprintf(buf + o, size - o, " (%.1f each)",
+				      (double)steps / f);
+		sep = ", ";
+	}
 }
 
 void rr_victim_text(const struct rr_result *r, char *buf, size_t size)

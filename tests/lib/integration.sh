@@ -380,6 +380,9 @@ test_kernel() {
 	if [ "$1" = fixed ]; then
 		var=RMAP_REPRO_TEST_KERNEL_FIXED
 		name=linux-6.12-rmap-tp-ksmfix
+	elif [ "$1" = renamed ]; then
+		var=RMAP_REPRO_TEST_KERNEL_RENAMED
+		name=linux-6.12-renamed
 	fi
 	if [ -n "${!var:-}" ]; then
 		echo "${!var}"

@@ -11,6 +11,7 @@
 nb=0 bad=()
 for b in "$top"/build/bin/* "$top"/scripts/run-all "$top"/scripts/compare \
 	 "$top"/scripts/sweep "$top"/scripts/vm-run "$top"/scripts/restore \
+	 "$top"/scripts/fingerprint \
 	 "$top"/ci/lava/run "$top"/ci/lava/lava-cases "$top"/ci/lava/lava-log \
 	 "$top"/ci/kunit/kunit-parse "$top"/ci/lkp/programs/rmap-repro/parse \
 	 "$top"/ci/lkp/run; do

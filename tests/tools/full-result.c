@@ -89,6 +89,13 @@ static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 	c->iter_first = 20;
 	c->iter_next = 2000;
 	c->count_walks = 4;
+	/* by caller: the walk's steps and another caller's */
+	c->iter_callers.counted = true;
+	c->iter_callers.first[RR_KFN_WALK_KSM] = 20;
+	c->iter_callers.next[RR_KFN_WALK_KSM] = 1990;
+	snprintf(c->iter_callers.name[RR_KFN_WALK_KSM],
+		 sizeof(c->iter_callers.name[0]), "rmap_walk_ksm");
+	c->iter_callers.next[RR_KFN_NONE] = 10;
 	c->oracle.ran = true;
 	snprintf(c->oracle.reason, sizeof(c->oracle.reason), "checked");
 	c->klog.read = true;

@@ -102,4 +102,62 @@ static void test_attribute(void)
 	free(v);
 }
 
-TEST_MAIN(T(test_hitcount), T(test_items), T(test_attribute))
+/*
+ * Steps by caller: one iterator's hist text with the per-task counting
+ * hist and a stack hist (memory_failure(): collect_procs_ksm, then the
+ * unmapping walk), as a 6.12 kernel writes them.
+ */
+static const char stacks[] =
+	"# event histogram\n"
+	"#\n"
+	"# trigger info: hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 if common_pid == 812 [active]\n"
+	"#\n\n"
+	"{ common_pid:        812 } hitcount:      40960\n\n"
+	"Totals:\n    Hits: 40960\n    Entries: 1\n    Dropped: 0\n\n"
+	"# event histogram\n"
+	"#\n"
+	"# trigger info: hist:keys=common_stacktrace:vals=hitcount:sort=hitcount:size=256 if common_pid == 812 [active]\n"
+	"#\n\n"
+	"{ common_stacktrace:\n"
+	"         anon_rmap_tree_iter_next+0x5/0x30\n"
+	"         collect_procs_ksm+0x10b/0x1d0\n"
+	"         collect_procs+0x3e/0x60\n"
+	"         memory_failure+0x3f2/0x8c0\n"
+	"} hitcount:      20480\n"
+	"{ common_stacktrace:\n"
+	"         rmap_walk_ksm+0x12a/0x1e0\n"
+	"         try_to_unmap+0x7c/0xa0\n"
+	"} hitcount:      20470\n"
+	"{ common_stacktrace:\n"
+	"         unlink_anon_vmas+0x50/0x170\n"
+	"} hitcount:         10\n\n"
+	"Totals:\n    Hits: 40960\n    Entries: 3\n    Dropped: 0\n";
+
+static void test_callers(void)
+{
+	struct rr_iter_callers c;
+
+	memset(&c, 0, sizeof(c));
+	/* the per-task hist alone: not counted by caller */
+	rr_iter_callers_parse("{ common_pid:        812 } hitcount:      40960\n",
+			      false, &c);
+	CHECK(!c.counted);
+	rr_iter_callers_parse(stacks, false, &c);
+	CHECK(c.counted);
+	CHECK_EQ(c.next[RR_KFN_COLLECT_KSM], 20480);
+	CHECK_EQ(c.next[RR_KFN_WALK_KSM], 20470);
+	CHECK_EQ(c.next[RR_KFN_NONE], 10);
+	CHECK_STR(c.name[RR_KFN_COLLECT_KSM], "collect_procs_ksm");
+	CHECK_STR(c.name[RR_KFN_WALK_KSM], "rmap_walk_ksm");
+	CHECK_EQ(c.first[RR_KFN_WALK_KSM], 0);
+	/* the older key's name (before 6.5), into first */
+	rr_iter_callers_parse("{ stacktrace:\n         rmap_walk_anon.isra.0+0x1/0x2\n} hitcount: 3\n",
+			      true, &c);
+	CHECK_EQ(c.first[RR_KFN_WALK_ANON], 3);
+	CHECK_STR(c.name[RR_KFN_WALK_ANON], "rmap_walk_anon.isra.0");
+	/* the hist's per-task total still reads the same */
+	CHECK_EQ(rr_hist_hitcount(stacks, 812), 40960);
+}
+
+TEST_MAIN(T(test_hitcount), T(test_items), T(test_attribute),
+	  T(test_callers))

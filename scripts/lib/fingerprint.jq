@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# "Is this kernel fixed?", from the results.json of a run of the
+# fingerprint preset (configs/fingerprint.preset; scripts/fingerprint).
+# The interval-tree steps are the fingerprint: an unfixed KSM walk
+# visits every VMA of the anon_vma for each rmap_item, a fixed one only
+# the VMAs that map the page (iter_first and the iter_next that ends
+# it: 2 steps). Each path gives {path, function, state, figures, why}:
+# state "fixed", "unfixed", "unclear" (between the two) or "unknown"
+# (cannot tell here: why says what would be needed).
+
+# At most this many steps per rmap_item: only the page's VMAs.
+def few: 8;
+
+def result($name): [.results[]? | select(.reproducer == $name)] | .[0];
+def ksm_case: [.cases[]? | select(.page_type == "ksm")] | .[0];
+
+# steps of one caller role in a case: {function, first, steps, per}
+def caller($role): [.iterations.by_caller[]? | select(.role == $role)]
+	| .[0];
+
+def judge($per; $vmas):
+	if $per <= few then "fixed"
+	elif $per >= ($vmas / 4) then "unfixed"
+	else "unclear" end;
+
+def state_words($s):
+	{fixed: "only the VMAs that map the page are visited",
+	 unfixed: "every VMA of the anon_vma is visited",
+	 unclear: "between the two: neither the page's VMAs alone nor all of them"}[$s];
+
+def unknown($path; $fn; $why):
+	{path: $path, function: $fn, state: "unknown", figures: null,
+	 why: $why};
+
+# a reproducer that did not count: why, and what would be needed
+def not_counted($r):
+	if $r == null then "it did not run"
+	elif ($r.verdict == "skip" or $r.verdict == "error")
+	then "\($r.reproducer) \($r.verdict): \($r.reason)"
+	else "no steps were counted (\($r.reproducer): \($r.reason))" end;
+
+def needs: " (the count needs CONFIG_KPROBE_EVENTS, CONFIG_HIST_TRIGGERS and the tree iterators in kallsyms; boot the kernel under QEMU to look: scripts/fingerprint --kernel BZIMAGE)";
+def needs_if($why): if ($why | test("--iterations")) then $why + needs
+	else $why end;
+
+def walk_path:
+	result("ksm-mprotect-split") as $r
+	| ($r | ksm_case) as $c
+	| ($c | caller("walk_ksm")) as $k
+	| if $c.iterations == null or $c.iterations.steps_per_rmap_item_mean == null
+	  then unknown("KSM walk"; "rmap_walk_ksm"; needs_if(not_counted($r)))
+	  else ($r.pattern.vmas) as $v
+	  | (if $k != null and $k.steps_per_first_call != null
+	     then $k.steps_per_first_call
+	     else $c.iterations.steps_per_rmap_item_mean end) as $per
+	  | {path: "KSM walk", function: ($k.function // "rmap_walk_ksm"),
+	     state: judge($per; $v),
+	     figures: {steps_per_rmap_item: $per,
+		       steps_per_walk: $c.iterations.steps_per_walk_mean,
+		       walks: $c.iterations.walks, vmas: $v,
+		       counted_on: $c.iterations.counted_on},
+	     why: "\($per) steps per rmap_item (\($c.iterations.steps_per_walk_mean) per walk, \($c.iterations.walks) walks) against the \($v) VMAs of the pattern's anon_vma: \(state_words(judge($per; $v)))"}
+	  end;
+
+def memfail_path:
+	result("ksm-memory-failure") as $r
+	| ($r | ksm_case) as $c
+	| ($c | caller("collect_ksm")) as $k
+	| if $c.iterations == null
+	  then unknown("memory failure"; "collect_procs_ksm";
+		       needs_if(not_counted($r)))
+	  elif $c.iterations.by_caller == null
+	  then unknown("memory failure"; "collect_procs_ksm";
+		       "the steps were counted but not split by caller: this kernel's hist triggers refused a stacktrace key")
+	  elif $k == null
+	  then unknown("memory failure"; "collect_procs_ksm";
+		       "no step was made inside collect_procs_ksm (it may be inlined here, or memory_failure() did not look for the processes)")
+	  else ($r.pattern.vmas) as $v
+	  | $k.steps_per_first_call as $per
+	  | {path: "memory failure", function: $k.function,
+	     state: judge($per; $v),
+	     figures: {steps_per_first_call: $per, steps: $k.steps,
+		       iter_first_calls: $k.iter_first_calls, vmas: $v},
+	     why: "\($per) steps per tree lookup in \($k.function) (\($k.steps) steps, \($k.iter_first_calls) lookups) against the \($v) VMAs of the pattern: \(state_words(judge($per; $v)))"}
+	  end;
+
+def mremap_path:
+	result("ksm-mremap") as $r
+	| [$r.cases[]? | select(.oracle != null) | .oracle] as $o
+	| if $r == null or $r.verdict == "skip" or $r.verdict == "error"
+	     or ($o | length) == 0
+	  then unknown("mremap, then migration"; "oracle";
+		       not_counted($r))
+	  else ($o | map(.pages_failed + .mappings_missed) | add) as $bad
+	  | ($o | map(.mappings_checked) | add) as $m
+	  | {path: "mremap, then migration", function: "oracle",
+	     state: (if $bad == 0 then "correct" else "broken" end),
+	     figures: {pages_checked: ($o | map(.pages_checked) | add),
+		       mappings_checked: $m, failed: $bad},
+	     why: (if $bad == 0
+		   then "every mapping of the moved KSM pages followed its page (\($m) mappings checked)"
+		   else "\($bad) pages or mappings were left behind after mremap: the walk lost them (\($o | map(.reason) | join("; ")))" end)}
+	  end;
+
+# the kernel line: mainline has had the walk fix since 7.3
+def has_fix_line: capture("^(?<a>[0-9]+)\\.(?<b>[0-9]+)")? // null
+	| if . == null then null
+	  else (.a | tonumber) as $a | (.b | tonumber) as $b
+	  | ($a > 7 or ($a == 7 and $b >= 3)) end;
+
+def fingerprint:
+	(.system.kernel.release // .results[0].kernel.release // "unknown")
+		as $k
+	| {kernel: $k, release_has_walk_fix: ($k | has_fix_line),
+	   paths: [walk_path, memfail_path, mremap_path]}
+	| .answer = ([.paths[] | select(.path == "KSM walk")] | .[0].state);
+
+def line_words: if .release_has_walk_fix == true
+	then "7.3 or later: mainline has had the walk fix since 7.3-rc1, so an unfixed walk here is a regression"
+	elif .release_has_walk_fix == false
+	then "before 7.3: a fixed walk here is a backport"
+	else "the release gives no version" end;
+
+def fingerprint_text:
+	fingerprint as $f
+	| "fingerprint of Linux \($f.kernel) (\($f | line_words))",
+	  ($f.paths[] | "  \(.path) (\(.function)): \(.state | ascii_upcase)",
+		       "    \(.why)"),
+	  "answer: the KSM walk is \({fixed: "FIXED", unfixed: "UNFIXED",
+		unclear: "UNCLEAR", unknown: "not known here"}[$f.answer])";
