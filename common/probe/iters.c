@@ -11,6 +11,7 @@
 #include "probe/bracket.h"
 #include "probe/iters.h"
 #include "probe/probe.h"
+#include "probe/stackhist.h"
 #include "probe/walkfn.h"
 
 /*
@@ -296,28 +297,15 @@ static int arm(struct rr_trace *t, int pid, enum rr_page_type type,
 
 /*
  * The stack hists beside the counting ones, best effort: a kernel that
- * refuses them still counts, without the split by caller. The key's
- * name changed in Linux 6.5: the new one first.
+ * refuses them still counts, without the split by caller; if iter_next
+ * refuses what iter_first took, iter_first's still counts.
  */
 static void arm_callers(struct rr_trace *t, int pid, enum rr_page_type type)
 {
-	static const char *const key[] = { "common_stacktrace", "stacktrace" };
-	char trig[192];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(trig, sizeof(trig),
-			 "hist:keys=%s:vals=hitcount:size=256 if common_pid == %d",
-			 key[i], pid);
-		if (tracefs_event_file_append(t->inst, RR_KPROBE_GROUP,
-					      evs(type)[0], "trigger",
-					      trig) < 0)
-			continue;
-		/* if iter_next's is refused, iter_first's still counts */
-		tracefs_event_file_append(t->inst, RR_KPROBE_GROUP,
-					  evs(type)[1], "trigger", trig);
-		return;
-	}
+	if (!rr_stackhist_arm(t, RR_KPROBE_GROUP, evs(type)[0], ":size=256",
+			      pid))
+		rr_stackhist_arm(t, RR_KPROBE_GROUP, evs(type)[1], ":size=256",
+				 pid);
 }
 
 int rr_iters_arm(struct rr_trace *t, int pid, enum rr_page_type type,
@@ -344,57 +332,40 @@ const enum rr_kfn rr_iter_caller_roles[] = {
 const int rr_iter_nr_callers = ARRAY_SIZE(rr_iter_caller_roles);
 
 /* The role of the first frame of an entry that is a caller's. */
-static enum rr_kfn entry_caller(const char *p, const char *end, char *name,
+static enum rr_kfn entry_caller(const struct rr_stack_entry *e, char *name,
 				size_t len)
 {
+	const char *p = NULL;
 	enum rr_kfn role;
 
-	name[0] = '\0';
-	for (p = strchr(p, '\n'); p && p < end; p = strchr(p, '\n')) {
-		p += strspn(p, " \t\n");
-		if (p >= end || *p == '}')
-			break;
-		role = rr_kfn_of(p, rr_iter_caller_roles, rr_iter_nr_callers);
-		if (role != RR_KFN_NONE) {
-			snprintf(name, len, "%.*s", (int)strcspn(p, "+ \t\n"),
-				 p);
+	while (rr_stack_frame(&p, e, name, len)) {
+		role = rr_kfn_of(name, rr_iter_caller_roles,
+				 rr_iter_nr_callers);
+		if (role != RR_KFN_NONE)
 			return role;
-		}
 	}
+	name[0] = '\0';
 	return RR_KFN_NONE;
 }
 
 void rr_iter_callers_parse(const char *text, bool first,
 			   struct rr_iter_callers *c)
 {
+	struct rr_stack_entry e;
 	const char *p = text;
 	char name[64];
 
-	/* "{ common_stacktrace:\n  frame+0x1/0x2\n ...\n} hitcount: 5" */
-	while (p && (p = strstr(p, "{ "))) {
-		const char *key = p + 2, *end;
-		unsigned long long hits;
-		enum rr_kfn role;
+	while (rr_stackhist_next(&p, &e)) {
+		enum rr_kfn role = entry_caller(&e, name, sizeof(name));
 
-		if (strncmp(key, "common_stacktrace:", 18) &&
-		    strncmp(key, "stacktrace:", 11)) {
-			p = key;
-			continue;
-		}
-		end = strstr(key, "hitcount:");
-		if (!end)
-			break;
-		hits = strtoull(end + 9, NULL, 10);
-		role = entry_caller(key, end, name, sizeof(name));
 		if (first)
-			c->first[role] += hits;
+			c->first[role] += e.hits;
 		else
-			c->next[role] += hits;
+			c->next[role] += e.hits;
 		if (role != RR_KFN_NONE && !c->name[role][0])
 			snprintf(c->name[role], sizeof(c->name[role]), "%s",
 				 name);
 		c->counted = true;
-		p = end;
 	}
 }
 

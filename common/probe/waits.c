@@ -13,6 +13,7 @@
 #include "lib/util.h"
 #include "probe/bracket.h"
 #include "probe/probe.h"
+#include "probe/stackhist.h"
 #include "probe/trace.h"
 #include "probe/walkfn.h"
 #include "probe/waits.h"
@@ -262,74 +263,44 @@ static bool lock_frame(const char *f)
 	return false;
 }
 
-/*
- * One entry's frames, from its "{ ...stacktrace:" line on: the caller
- * and two more frames, "a < b < c", into out.
- */
-static void entry_caller(const char *p, const char *end, char *out,
+/* One entry's caller and two more frames, "a < b < c", into out. */
+static void entry_caller(const struct rr_stack_entry *e, char *out,
 			 size_t len)
 {
+	const char *p = NULL;
+	char name[96];
 	size_t o = 0;
 	int taken = 0;
 
 	out[0] = '\0';
-	p = strchr(p, '\n');
-	while (p && p < end && taken < 3) {
-		char name[96];
-		size_t n;
-
-		p += strspn(p, " \t\n");
-		n = strcspn(p, "+ \t\n");
-		if (!n || p >= end || *p == '}')
-			break;
-		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+	while (taken < 3 && rr_stack_frame(&p, e, name, sizeof(name))) {
 		if (taken || !lock_frame(name)) {
 			o += snprintf(out + o, o < len ? len - o : 0, "%s%s",
 				      taken ? " < " : "", name);
 			taken++;
 		}
-		p = strchr(p, '\n');
 	}
 }
 
 void rr_waits_stack_parse(const char *text, struct rr_wait_stack *st)
 {
+	struct rr_stack_entry e;
 	const char *p = text;
 
 	memset(st, 0, sizeof(*st));
-	while ((p = strstr(p, "{ ")) && strstr(p, "stacktrace:")) {
-		const char *end = strstr(p, "hitcount:");
-		unsigned long long hits;
-
-		if (!end)
-			break;
-		hits = strtoull(end + 9, NULL, 10);
-		st->all += hits;
-		if (hits > st->hits) {
-			st->hits = hits;
-			entry_caller(p, end, st->caller, sizeof(st->caller));
+	while (rr_stackhist_next(&p, &e)) {
+		st->all += e.hits;
+		if (e.hits > st->hits) {
+			st->hits = e.hits;
+			entry_caller(&e, st->caller, sizeof(st->caller));
 		}
-		p = end;
 	}
 }
 
 int rr_waits_stack_arm(struct rr_trace *t, int pid)
 {
-	static const char *const key[] = { "common_stacktrace", "stacktrace" };
-	char trig[160];
-	int i;
-
-	/* the field's name changed in Linux 6.5: the new one first */
-	for (i = 0; i < 2; i++) {
-		snprintf(trig, sizeof(trig),
-			 "hist:keys=%s:vals=hitcount:sort=hitcount.descending:size=256 if common_pid == %d",
-			 key[i], pid);
-		if (tracefs_event_file_append(t->inst, RR_WAITS_SYSTEM,
-					      RR_WAITS_BEGIN, "trigger",
-					      trig) >= 0)
-			return 0;
-	}
-	return -EOPNOTSUPP;
+	return rr_stackhist_arm(t, RR_WAITS_SYSTEM, RR_WAITS_BEGIN,
+				":sort=hitcount.descending:size=256", pid);
 }
 
 int rr_waits_stack_read(struct rr_trace *t, struct rr_wait_stack *st)
