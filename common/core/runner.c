@@ -551,12 +551,11 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 		rr_part_select(to->part_what, to->part_roles, &res->part);
 	res->probe_cost = rr_cfg.probe_cost;
 	res->iterations = rr_cfg.iterations;
-	if (res->iterations && !rr_iters_available(why, sizeof(why))) {
+	if (res->iterations &&
+	    !rr_iters_available(&res->iter_syms, why, sizeof(why))) {
 		rr_set_verdict(res, RR_SKIP, "--iterations: %s", why);
 		return false;
 	}
-	if (res->iterations)
-		rr_iters_syms(NULL, &res->iter_syms);
 	for (k = RR_PROBE_RMAP_TP; rr_cfg.cross_check && !to->bracket_only &&
 	     k < RR_PROBE_BRACKETS; k++) {
 		if (k == res->probe.kind || res->nr_cross == RR_MAX_CROSS ||

@@ -79,7 +79,7 @@ static int topen(struct rr_meter *m, char *why, size_t len)
 	if (!err)
 		err = rr_part_prepare(&res->part, why, len);
 	if (!err && res->iterations)
-		err = rr_iters_prepare(&res->iter_items,
+		err = rr_iters_prepare(&res->iter_syms, &res->iter_items,
 				       res->iter_items_note,
 				       sizeof(res->iter_items_note), why, len);
 	for (i = 0; !err && i < res->nr_cross; i++)

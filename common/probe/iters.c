@@ -64,7 +64,7 @@ static bool tree_found(struct rr_walkfn sym[NR_TREES][2], int tree)
 
 void rr_iters_syms(const char *kallsyms, struct rr_iter_syms *s)
 {
-	struct rr_walkfn sym[NR_TREES][2];
+	struct rr_walkfn (*sym)[2] = s->fn;
 	char a[128], b[128];
 	int tree;
 
@@ -85,10 +85,9 @@ void rr_iters_syms(const char *kallsyms, struct rr_iter_syms *s)
 	}
 }
 
-bool rr_iters_available(char *why, size_t len)
+bool rr_iters_available(struct rr_iter_syms *s, char *why, size_t len)
 {
-	struct rr_iter_syms s;
-
+	memset(s, 0, sizeof(*s));
 	if (!tracefs_file_exists(NULL, "kprobe_events")) {
 		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
 		return false;
@@ -98,9 +97,9 @@ bool rr_iters_available(char *why, size_t len)
 		return false;
 	}
 	/* The anon_vma tree's: KSM's walks are what the suite is about. */
-	rr_iters_syms(NULL, &s);
-	if (!s.found[TREE_ANON]) {
-		snprintf(why, len, "%s", s.fns[TREE_ANON]);
+	rr_iters_syms(NULL, s);
+	if (!s->found[TREE_ANON]) {
+		snprintf(why, len, "%s", s->fns[TREE_ANON]);
 		return false;
 	}
 	return true;
@@ -134,8 +133,14 @@ static int prepare_items(bool file_tree, char *note, size_t nlen)
 	memset(fns, 0, sizeof(fns));
 	rr_walkfn_resolve(fns);
 	for (t = 0; t < RR_PT_MAX; t++) {
-		/* a file walk counted per walk only where its tree is hooked */
-		if (!walk_ev[t] || (t == RR_PT_FILE && !file_tree))
+		/*
+		 * A file walk is counted per walk where its tree is hooked and
+		 * its function found; without it, a file case falls back to
+		 * totals, which ends per-item counting for the rest of the run
+		 * (rr_iters_arm), as a refused trigger does.
+		 */
+		if (!walk_ev[t] ||
+		    (t == RR_PT_FILE && (!file_tree || !fns[t].found)))
 			continue;
 		if (!fns[t].found) {
 			snprintf(note, nlen,
@@ -162,27 +167,25 @@ static int prepare_items(bool file_tree, char *note, size_t nlen)
 	return 0;
 }
 
-int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
-		     size_t len)
+int rr_iters_prepare(const struct rr_iter_syms *s, bool *per_item,
+		     char *note, size_t nlen, char *why, size_t len)
 {
-	struct rr_walkfn sym[NR_TREES][2];
 	int tree, i, err;
 
-	resolve_text(NULL, sym);
-	if (!tree_found(sym, TREE_ANON)) {
-		snprintf(why, len, "iterator functions not found");
+	if (!s->found[TREE_ANON]) {
+		snprintf(why, len, "%s", s->fns[TREE_ANON]);
 		return -ENOENT;
 	}
 	for (tree = 0; tree < NR_TREES; tree++)
-		for (i = 0; tree_found(sym, tree) && i < 2; i++) {
+		for (i = 0; s->found[tree] && i < 2; i++) {
 			err = rr_kprobe_create(tree_ev[tree][i],
-					       sym[tree][i].name, false, why,
+					       s->fn[tree][i].name, false, why,
 					       len);
 			if (err)
 				return err;
 		}
 	note[0] = '\0';
-	*per_item = !prepare_items(tree_found(sym, TREE_FILE), note, nlen);
+	*per_item = !prepare_items(s->found[TREE_FILE], note, nlen);
 	return 0;
 }
 

@@ -74,6 +74,7 @@ struct rr_iter_counts {
 /* The iterators found, per tree, for the report ("A and B"). */
 struct rr_iter_syms {
 	bool found[2];		/* [0] the anon_vma tree, [1] the file's */
+	struct rr_walkfn fn[2][2];	/* per tree: iter_first, iter_next */
 	char fns[2][320];	/* the names, or why they are missing */
 };
 
@@ -82,14 +83,15 @@ void rr_iters_syms(const char *kallsyms, struct rr_iter_syms *s);
 /* The symbols a case of this page type is counted with. */
 const char *rr_iters_case_fns(const struct rr_iter_syms *s,
 			      enum rr_page_type type);
-bool rr_iters_available(char *why, size_t len);
+/* Can steps be counted here? s: the iterators found (report and prepare). */
+bool rr_iters_available(struct rr_iter_syms *s, char *why, size_t len);
 /*
  * Create the kprobes and, when the kernel has synthetic events, the step
  * event (journaled; before the instance exists). *per_item says whether
  * per-rmap_item counting is possible; if not, note says why.
  */
-int rr_iters_prepare(bool *per_item, char *note, size_t nlen, char *why,
-		     size_t len);
+int rr_iters_prepare(const struct rr_iter_syms *s, bool *per_item,
+		     char *note, size_t nlen, char *why, size_t len);
 /*
  * Start counting the steps of one task in the instance. If the per-item
  * triggers are refused, *per_item becomes false, note says why, and the
