@@ -103,16 +103,12 @@ def mremap_path:
 		   else "\($bad) pages or mappings were left behind after mremap: the walk lost them (\($o | map(.reason) | join("; ")))" end)}
 	  end;
 
-# the kernel line: mainline has had the walk fix since 7.3
-def has_fix_line: capture("^(?<a>[0-9]+)\\.(?<b>[0-9]+)")? // null
-	| if . == null then null
-	  else (.a | tonumber) as $a | (.b | tonumber) as $b
-	  | ($a > 7 or ($a == 7 and $b >= 3)) end;
-
 def fingerprint:
 	(.system.kernel.release // .results[0].kernel.release // "unknown")
 		as $k
-	| {kernel: $k, release_has_walk_fix: ($k | has_fix_line),
+	# the reproducers' own reading of the release (model/kline.c)
+	| {kernel: $k,
+	   release_has_walk_fix: ([.results[]?.release_has_walk_fix] | .[0]),
 	   paths: [walk_path, memfail_path, mremap_path]}
 	| .answer = ([.paths[] | select(.path == "KSM walk")] | .[0].state);
 
