@@ -19,6 +19,13 @@
  * to the other NUMA node, or on one node soft-offlines it (a new frame,
  * the old one retired and given back). The same on plain anonymous pages
  * and on a MAP_SHARED memfd are the controls.
+ *
+ * With --trigger reclaim (asked for, never chosen by auto), the swap-out
+ * path instead, Hugh Dickins' case against the first version of the KSM
+ * walk fix: reclaim of the reproducer's memory cgroup must swap every
+ * page out, every mapping of it unmapped (one the walk misses keeps the
+ * folio in memory), pswpout must count them, and each page must come
+ * back intact when read (the frames oracle's swap-out form, oracle.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +81,7 @@ static const struct rr_case cases[] = {
 };
 
 static const int triggers[] = { RR_TRIG_MIGRATE, RR_TRIG_SOFT_OFFLINE, 0 };
+static const int asked_triggers[] = { RR_TRIG_RECLAIM, 0 };
 
 static bool check(char *why, size_t len)
 {
@@ -280,7 +288,7 @@ static void sentence(const struct rr_result *res, char *buf, size_t len)
 
 static const struct rr_repro ksm_mremap = {
 	.name = "ksm-mremap",
-	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node (on one node: madvise(MADV_SOFT_OFFLINE) moves it to a new frame, and the retired frame is given back) and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Needs two NUMA nodes, or the soft-offline trigger.",
+	.summary = "Check that KSM pages moved by mremap() after merging are still found by the rmap walk: one mapping of --pages identical pages merged by KSM, then mremap() (--mremap fixed: the second half onto the first; move: elsewhere), merged again, ksmd stopped; then move_pages() moves every page to the other NUMA node (on one node: madvise(MADV_SOFT_OFFLINE) moves it to a new frame, and the retired frame is given back) and an oracle checks that each page moved and every mapping of it followed, content intact. A mapping the walk missed makes the KSM case reproduced (a correctness failure), whatever the latency. Needs two NUMA nodes, or the soft-offline trigger. With --trigger reclaim, the swap-out path instead: reclaim of its memory cgroup must swap every page out with every mapping of it, pswpout count them, and each page come back intact (Hugh Dickins' case).",
 	.opts = opts,
 	.kconfig = kconfig,
 	.cases = cases,
@@ -291,7 +299,8 @@ static const struct rr_repro ksm_mremap = {
 	.sentence = sentence,
 	.ops = &ops,
 	.triggers = triggers,
-	.triggers_why = "its oracle checks the frame of every mapping after each page moved: it needs the migrate trigger (two NUMA nodes with memory) or, on one node, soft-offline (CONFIG_MEMORY_FAILURE and the hwpoison injector, to give the retired frames back)",
+	.triggers_why = "its oracle checks the frame of every mapping after each page moved: it needs the migrate trigger (two NUMA nodes with memory) or, on one node, soft-offline (CONFIG_MEMORY_FAILURE and the hwpoison injector, to give the retired frames back); or, asked for with --trigger reclaim, that every page was swapped out",
+	.asked_triggers = asked_triggers,
 };
 
 int main(int argc, char **argv)

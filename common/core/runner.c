@@ -689,7 +689,11 @@ static bool options_valid(const struct rr_repro *r, char *err, size_t len)
 		return false;
 	if (rr_cfg.label && !check_label(rr_cfg.label, err, len))
 		return false;
-	if (!rr_trigger_check(rr_cfg.trigger, r->triggers, r->triggers_why,
+	/* one of those it takes only when asked, or one of its list */
+	if (!(r->asked_triggers && rr_cfg.trigger &&
+	      rr_trigger_check(rr_cfg.trigger, r->asked_triggers, NULL, err,
+			       len)) &&
+	    !rr_trigger_check(rr_cfg.trigger, r->triggers, r->triggers_why,
 			      err, len))
 		return false;
 	if (!rr_trigger_opts_valid(err, len))

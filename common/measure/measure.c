@@ -313,8 +313,11 @@ static int arm_firing(struct body *b, struct firing *fi, char *why,
 	if (fi->probe &&
 	    rr_pattern_residency(p, &fi->present0, &swapped))
 		fi->present0 = 0;
-	if (fi->pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before)
+	if (fi->pass == RR_PASS_PROBE && b->oracle && b->ops.verify_before) {
+		p->swaps_out = rr_trigger_get(b->res->trigger) &&
+			       rr_trigger_get(b->res->trigger)->swaps_out;
 		return b->ops.verify_before(b->r, decl(b, fi->c), p, why, len);
+	}
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,6 +99,14 @@ int rr_frames_note(struct rr_frames *f, const struct rr_pattern *p,
 	rr_frames_free(f);
 	f->base = p->addr;
 	f->ksm = ksm;
+	f->swap = p->swaps_out;
+	/*
+	 * Without VM event counters (the shared test kernels) nothing
+	 * counts pages sent to swap: the swap in use is no count (a page
+	 * read back or freed gives its slot back), so there is no check.
+	 */
+	f->pswpout = f->swap &&
+		     rr_read_keyed("/proc/vmstat", "pswpout", &f->swapped) >= 0;
 	f->map = calloc(cap ? cap : 1, sizeof(*f->map));
 	pfn = calloc(cap ? cap : 1, sizeof(*pfn));
 	f->sum = calloc(cap ? cap : 1, sizeof(*f->sum));
@@ -183,23 +192,93 @@ static int by_frame(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-void rr_frames_judge(const struct rr_frames *f, const uint64_t *after,
-		     const bool *changed, struct rr_oracle *o)
+/*
+ * The mappings' indices grouped by the frame they had before the
+ * trigger (a page), or NULL (counted as a failure in o).
+ */
+static size_t *by_page(const struct rr_frames *f, struct rr_oracle *o)
 {
 	size_t *idx = calloc(f->n ? f->n : 1, sizeof(*idx));
-	size_t i, j, g, k;
-	char at[64], at2[64];
+	size_t i;
 
 	o->ran = true;
 	if (!idx) {
 		o->pages_failed++;
 		note(o, "out of memory while checking");
-		return;
+		return NULL;
 	}
 	for (i = 0; i < f->n; i++)
 		idx[i] = i;
-	/* Group the mappings by the frame they had before the trigger. */
 	qsort_r(idx, f->n, sizeof(*idx), by_frame, f->pfn);
+	return idx;
+}
+
+/* A content that changed, or could not be read back, is a miss. */
+static void judge_contents(const struct rr_frames *f, const bool *changed,
+			   struct rr_oracle *o)
+{
+	char at[64];
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (changed[i]) {
+			o->mappings_missed++;
+			note(o, "the content at %s changed",
+			     where(f, i, at, sizeof(at)));
+		}
+}
+
+void rr_frames_judge_swap(const struct rr_frames *f, const uint64_t *after,
+			  const bool *changed, unsigned long long swapped,
+			  struct rr_oracle *o)
+{
+	size_t *idx = by_page(f, o), j, g, k, left = 0;
+	char at[64], at2[64];
+
+	if (!idx)
+		return;
+	for (g = 0; g < f->n; g = j) {
+		size_t stayed = 0;
+
+		for (j = g; j < f->n && f->pfn[idx[j]] == f->pfn[idx[g]]; j++)
+			stayed += after[idx[j]] != 0;
+		o->pages_checked++;
+		o->mappings_checked += j - g;
+		if (stayed == j - g) {
+			o->pages_failed++;
+			note(o, "the page of %zu mapping(s) at %s stayed in memory: not swapped out",
+			     j - g, where(f, idx[g], at, sizeof(at)));
+		} else if (stayed) {
+			/* those reclaim's unmapping walk did not find */
+			o->mappings_missed += stayed;
+			for (k = g; after[idx[k]] == 0; k++)
+				;
+			note(o, "%zu of %zu mappings of the page at %s kept it in memory (first: %s): the walk did not unmap them",
+			     stayed, j - g, where(f, idx[g], at, sizeof(at)),
+			     where(f, idx[k], at2, sizeof(at2)));
+		} else {
+			left++;
+		}
+	}
+	if (swapped < left) {
+		o->pages_failed++;
+		note(o, "pswpout grew by %llu while %zu pages left memory",
+		     swapped, left);
+	}
+	judge_contents(f, changed, o);
+	free(idx);
+}
+
+void rr_frames_judge(const struct rr_frames *f, const uint64_t *after,
+		     const bool *changed, struct rr_oracle *o)
+{
+	size_t *idx = by_page(f, o);
+	size_t j, g, k;
+	char at[64], at2[64];
+
+	if (!idx)
+		return;
+	/* Group the mappings by the frame they had before the trigger. */
 	for (g = 0; g < f->n; g = j) {
 		uint64_t old = f->pfn[idx[g]], to = 0;
 		size_t stayed = 0, missed = 0, first = 0;
@@ -227,12 +306,7 @@ void rr_frames_judge(const struct rr_frames *f, const uint64_t *after,
 			     where(f, first, at2, sizeof(at2)));
 		}
 	}
-	for (i = 0; i < f->n; i++)
-		if (changed[i]) {
-			o->mappings_missed++;
-			note(o, "the content at %s changed",
-			     where(f, i, at, sizeof(at)));
-		}
+	judge_contents(f, changed, o);
 	free(idx);
 }
 
@@ -242,11 +316,16 @@ int rr_frames_check(const struct rr_frames *f, struct rr_oracle *o)
 	uint64_t *after = calloc(f->n ? f->n : 1, sizeof(*after)), h;
 	bool *changed = calloc(f->n ? f->n : 1, sizeof(*changed));
 	unsigned char *buf = malloc(ps);
+	unsigned long long swapped = 0;
 	struct rr_ksm_counters k;
 	size_t procs = 0;
 	int err;
 
 	err = after && changed && buf ? read_frames(f, after) : -ENOMEM;
+	/* before the reads below bring the pages back */
+	if (!err && f->pswpout &&
+	    rr_read_keyed("/proc/vmstat", "pswpout", &swapped) < 0)
+		err = -EIO;
 	for (i = 0; !err && i < f->n; i++) {
 		/* A page that cannot be read back is not intact. */
 		changed[i] = hash_mapping(&f->map[i], buf, &h) ||
@@ -254,7 +333,20 @@ int rr_frames_check(const struct rr_frames *f, struct rr_oracle *o)
 		if (!i || f->map[i].pid != f->map[i - 1].pid)
 			procs++;
 	}
-	if (!err) {
+	if (!err && f->swap) {
+		char count[96] = "pswpout not counted (no VM event counters)";
+
+		swapped = swapped > f->swapped ? swapped - f->swapped : 0;
+		if (f->pswpout)
+			snprintf(count, sizeof(count), "pswpout +%llu",
+				 swapped);
+		rr_frames_judge_swap(f, after, changed,
+				     f->pswpout ? swapped : ULLONG_MAX, o);
+		if (!rr_oracle_failed(o))
+			snprintf(o->reason, sizeof(o->reason),
+				 "every page out of memory with every mapping of it%s, %s, content intact when read back",
+				 procs > 1 ? " in every process" : "", count);
+	} else if (!err) {
 		rr_frames_judge(f, after, changed, o);
 		if (f->ksm && !rr_ksm_read(&k) &&
 		    k.pages_sharing != f->before.pages_sharing) {

@@ -7,6 +7,13 @@
  * the mappings by the frame they had and check that each frame moved,
  * that every mapping of it followed to one new frame (a mapping the rmap
  * walk missed stays behind), and that every content is intact.
+ *
+ * For a trigger that swaps pages out (reclaim: p->swaps_out), each
+ * frame must instead have left memory with every mapping of it (a
+ * mapping try_to_unmap() missed keeps the folio in: Hugh Dickins' case
+ * of KSM pages moved by mremap), pswpout must have grown by at least
+ * the pages that left (where the kernel counts it: not without VM event
+ * counters), and each content must come back intact when read.
  */
 #ifndef RR_ORACLE_H
 #define RR_ORACLE_H
@@ -27,6 +34,9 @@ struct rr_frames {
 	uint64_t *sum;		/* a hash of each mapping's page */
 	bool ksm;		/* pages_sharing must not change */
 	struct rr_ksm_counters before;
+	bool swap;		/* judged for swap-out, not new frames */
+	bool pswpout;		/* the kernel counts pswpout */
+	unsigned long long swapped;	/* pswpout before */
 };
 
 /*
@@ -45,6 +55,13 @@ void rr_frames_free(struct rr_frames *f);
  */
 void rr_frames_judge(const struct rr_frames *f, const uint64_t *after,
 		     const bool *changed, struct rr_oracle *o);
+/*
+ * The same for swap-out: after[i] 0 when mapping i is not present;
+ * swapped, what pswpout grew by meanwhile (ULLONG_MAX: not counted).
+ */
+void rr_frames_judge_swap(const struct rr_frames *f, const uint64_t *after,
+			  const bool *changed, unsigned long long swapped,
+			  struct rr_oracle *o);
 
 /*
  * The oracle as a reproducer's verify_before() and verify(), kept in

@@ -147,6 +147,11 @@ struct rr_repro {
 	 */
 	const int *triggers;
 	const char *triggers_why;	/* why only those, for the messages */
+	/*
+	 * More it can use when asked with --trigger, which auto never
+	 * takes (ending with 0; NULL: none).
+	 */
+	const int *asked_triggers;
 };
 
 /* Common options, parsed by rr_main() for every reproducer. */

@@ -92,6 +92,7 @@ struct rr_pattern {
 	} *refs;
 	size_t nr_refs;
 	struct rr_frames *frames;	/* the frames oracle's (oracle.h) */
+	bool swaps_out;		/* the trigger swaps pages out (oracle.h) */
 	struct rr_family *family;	/* its forked members (family.h) */
 	/*
 	 * ksm-scan: pages of this process ksmd must have merged for the

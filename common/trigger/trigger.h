@@ -116,6 +116,13 @@ struct rr_trigger_ops {
 	 * own.
 	 */
 	bool backs_off;
+	/*
+	 * It sends the pattern's pages to swap rather than to new frames:
+	 * the frames oracle then checks that each page left memory with
+	 * every mapping of it, that pswpout counted it, and that its
+	 * content comes back intact (oracle.h).
+	 */
+	bool swaps_out;
 	/* why, for the report's victim line (a sentence) */
 	const char *backs_off_why;
 	/*

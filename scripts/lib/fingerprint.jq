@@ -85,23 +85,32 @@ def memfail_path:
 	     why: "\($per) steps per tree lookup in \($k.function) (\($k.steps) steps, \($k.iter_first_calls) lookups) against the \($v) VMAs of the pattern: \(state_words(judge($per; $v)))"}
 	  end;
 
-def mremap_path:
-	result("ksm-mremap") as $r
+# an oracle's path: ksm-mremap (migration) or ksm-mremap@swap (reclaim)
+def oracle_path($name; $path; $good; $bad):
+	result($name) as $r
 	| [$r.cases[]? | select(.oracle != null) | .oracle] as $o
+	| [$r.cases[]? | select(.page_type == "ksm") | .oracle] | .[0] as $k
 	| if $r == null or $r.verdict == "skip" or $r.verdict == "error"
-	     or ($o | length) == 0
-	  then unknown("mremap, then migration"; "oracle";
-		       not_counted($r))
-	  else ($o | map(.pages_failed + .mappings_missed) | add) as $bad
-	  | ($o | map(.mappings_checked) | add) as $m
-	  | {path: "mremap, then migration", function: "oracle",
-	     state: (if $bad == 0 then "correct" else "broken" end),
-	     figures: {pages_checked: ($o | map(.pages_checked) | add),
-		       mappings_checked: $m, failed: $bad},
-	     why: (if $bad == 0
-		   then "every mapping of the moved KSM pages followed its page (\($m) mappings checked)"
-		   else "\($bad) pages or mappings were left behind after mremap: the walk lost them (\($o | map(.reason) | join("; ")))" end)}
+	     or ($o | length) == 0 or $k == null
+	  then unknown($path; "oracle"; not_counted($r))
+	  else ($k.pages_failed + $k.mappings_missed) as $bad_n
+	  | {path: $path, function: "oracle",
+	     state: (if $bad_n == 0 then "correct" else "broken" end),
+	     figures: {pages_checked: $k.pages_checked,
+		       mappings_checked: $k.mappings_checked,
+		       failed: $bad_n},
+	     why: (if $bad_n == 0
+		   then "\($good) (\($k.mappings_checked) mappings checked)"
+		   else "\($bad): \($k.reason)" end)}
 	  end;
+
+def mremap_path: oracle_path("ksm-mremap"; "mremap, then migration";
+	"every mapping of the moved KSM pages followed its page";
+	"pages or mappings were left behind after mremap: the walk lost them");
+
+def swap_path: oracle_path("ksm-mremap@swap"; "mremap, then swap-out";
+	"reclaim swapped the moved KSM page out with every mapping of it, and it came back intact";
+	"the moved KSM page was not swapped out whole: the walk lost mappings");
 
 def fingerprint:
 	(.system.kernel.release // .results[0].kernel.release // "unknown")
@@ -109,7 +118,7 @@ def fingerprint:
 	# the reproducers' own reading of the release (model/kline.c)
 	| {kernel: $k,
 	   release_has_walk_fix: ([.results[]?.release_has_walk_fix] | .[0]),
-	   paths: [walk_path, memfail_path, mremap_path]}
+	   paths: [walk_path, memfail_path, mremap_path, swap_path]}
 	| .answer = ([.paths[] | select(.path == "KSM walk")] | .[0].state);
 
 def line_words: if .release_has_walk_fix == true

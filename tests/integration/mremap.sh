@@ -47,9 +47,30 @@ else
 fi
 assert_same "the machine is as before" "$before" "$after"
 
-"$bin/ksm-mremap" --trigger reclaim >"$work/bad.out" 2>&1
-assert "--trigger reclaim is a usage error (exit 2) that says why" \
+# a trigger it cannot use: pressure (reclaim became the swap-out path)
+"$bin/ksm-mremap" --trigger pressure >"$work/bad.out" 2>&1
+assert "--trigger pressure is a usage error (exit 2) that says why" \
 	bash -c "[ $? = 2 ] && grep -q 'needs the migrate trigger' '$work/bad.out'"
+
+# the swap-out path, asked for: reclaim of its memory cgroup on any
+# kernel with memcg and swap; every page out with every mapping of it
+before=$(snapshot)
+"$bin/ksm-mremap" --runs 1 --pages 128 --trigger reclaim --format json \
+	--out "$work/s" >"$work/s.json" 2>"$work/s.err"
+rc=$?
+after=$(snapshot)
+j=$work/s.json
+if jq -e '.verdict == "skip"' "$j" >/dev/null 2>&1; then
+	assert_jq "--trigger reclaim skipped: the reason names what is missing" \
+		"$j" '.reason | test("memcg|swap|MEMCG|SWAP")'
+else
+	v=$(jq -r .verdict "$j")
+	assert "--trigger reclaim: a verdict ($v), exit $(exit_of "$v")" \
+		[ "$v" != error -a $rc = "$(exit_of "$v")" ]
+	assert_jq "--trigger reclaim: the swap-out oracle judged every case, and the verdict follows" \
+		"$j" '.trigger.name == "reclaim" and (.cases | all(.oracle.pages_checked > 0 and (.oracle.reason | test("out of memory|stayed in memory|kept it in memory|pswpout|content")))) and .verdict == ('"$verdict_rule"')'
+fi
+assert_same "--trigger reclaim: the machine is as before" "$before" "$after"
 "$bin/ksm-mremap" --pages 101 >"$work/odd.out" 2>&1
 assert "--mremap fixed with an odd --pages is a usage error (exit 2)" [ $? = 2 ]
 finish

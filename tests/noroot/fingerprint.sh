@@ -27,15 +27,15 @@ run() {	# FILE: text in $work/t, JSON in $work/j, exit codes in rc, rcj
 run "$d/unfixed-results.json"
 assert "unfixed kernel: exit 1 in both formats" [ "$rc/$rcj" = 1/1 ]
 assert_jq "unfixed kernel: the walk and memory failure unfixed, mremap correct" \
-	"$work/j" '[.paths[].state] == ["unfixed", "unfixed", "correct"] and .answer == "unfixed" and .kernel == "6.12.117" and .release_has_walk_fix == false'
+	"$work/j" '[.paths[].state] == ["unfixed", "unfixed", "correct", "correct"] and .answer == "unfixed" and .kernel == "6.12.117" and .release_has_walk_fix == false'
 want=$(jq '[.results[] | select(.reproducer == "ksm-mprotect-split")
 	| .cases[] | select(.page_type == "ksm")
-	| .iterations.by_caller[] | select(.role == "walk_ksm")
-	| .steps_per_first_call][0]' "$d/unfixed-results.json")
-assert_jq "unfixed kernel: the walk's figure is the run's rmap_walk_ksm steps per iter_first call ($want)" \
+	| .iterations.steps_per_rmap_item_mean][0]' "$d/unfixed-results.json")
+assert_jq "unfixed kernel: the walk's figure is the run's KSM steps per rmap_item ($want)" \
 	"$work/j" ".paths[0].figures.steps_per_rmap_item == $want and $want >= (.paths[0].figures.vmas / 4)"
 assert "unfixed kernel: the text says the same, with the figures" \
 	bash -c "grep -q '^  KSM walk (rmap_walk_ksm): UNFIXED' '$work/t' &&
+		 grep -q '^  mremap, then swap-out (oracle): CORRECT' '$work/t' &&
 		 grep -q '^    $want steps per rmap_item' '$work/t' &&
 		 grep -q 'memory failure (collect_procs_ksm): UNFIXED' '$work/t' &&
 		 grep -q '^answer: the KSM walk is UNFIXED' '$work/t'"
@@ -43,33 +43,41 @@ assert "unfixed kernel: the text says the same, with the figures" \
 run "$d/fixed-results.json"
 assert "-ksmfix kernel: exit 0" [ "$rc/$rcj" = 0/0 ]
 assert_jq "-ksmfix kernel: the walk fixed (at most 8 steps per rmap_item), memory failure not (as built)" \
-	"$work/j" '[.paths[].state] == ["fixed", "unfixed", "correct"] and .paths[0].figures.steps_per_rmap_item <= 8'
+	"$work/j" '[.paths[].state] == ["fixed", "unfixed", "correct", "correct"] and .paths[0].figures.steps_per_rmap_item <= 8'
 assert "-ksmfix kernel: a fixed walk before 7.3 is a backport" \
 	bash -c "grep -q 'before 7.3: a fixed walk here is a backport' '$work/t' &&
 		 grep -q '^answer: the KSM walk is FIXED' '$work/t'"
 
 run "$d/host-results.json"
 assert "this machine: exit 4, cannot tell" [ "$rc/$rcj" = 4/4 ]
-assert_jq "this machine: every path unknown, with the reason and what is needed" \
-	"$work/j" '[.paths[].state] == ["unknown", "unknown", "unknown"] and (.paths[0].why | test("no kprobe_events") and test("scripts/fingerprint --kernel"))'
+assert_jq "this machine: every counted path unknown, with the reason and what is needed; the swap-out oracle ran" \
+	"$work/j" '[.paths[].state] == ["unknown", "unknown", "unknown", "correct"] and (.paths[0].why | test("no kprobe_events") and test("scripts/fingerprint --kernel"))'
 
 # in between: neither the page's VMAs nor all of them
 jq '(.results[] | select(.reproducer == "ksm-mprotect-split") | .cases[0]
-	.iterations.by_caller[0].steps_per_first_call) = 300' \
+	.iterations.steps_per_rmap_item_mean) = 300' \
 	"$d/unfixed-results.json" >"$work/mid.json"
 run "$work/mid.json"
 assert_jq "300 steps per rmap_item of 2000 VMAs: unclear, exit 4" "$work/j" \
 	'.paths[0].state == "unclear"'
 assert "...exit 4" [ "$rc" = 4 ]
 
-# a walk not split by caller (only memory failure's are): steps per
-# rmap_item
+# a walk split by caller (as memory failure's are): rmap_walk_ksm's own
+# steps per iter_first call, not the task's
 jq '(.results[] | select(.reproducer == "ksm-mprotect-split") | .cases[0]
-	.iterations) |= (.by_caller = null | .steps_per_rmap_item_mean = 1990.6)' \
-	"$d/unfixed-results.json" >"$work/nosplit.json"
-run "$work/nosplit.json"
-assert_jq "a walk without by_caller: judged by its steps per rmap_item" "$work/j" \
-	'.paths[0].state == "unfixed" and .paths[0].figures.steps_per_rmap_item == 1990.6'
+	.iterations) |= (.by_caller = [{function: "rmap_walk_ksm", role: "walk_ksm", iter_first_calls: 192, steps: 384, steps_per_first_call: 2}])' \
+	"$d/unfixed-results.json" >"$work/split.json"
+run "$work/split.json"
+assert_jq "a walk with by_caller: judged by rmap_walk_ksm's steps per iter_first call" "$work/j" \
+	'.paths[0].state == "fixed" and .paths[0].figures.steps_per_rmap_item == 2'
+
+# Hugh Dickins' case: the walk lost a mapping of the moved KSM page
+jq '(.results[] | select(.reproducer == "ksm-mremap@swap") | .cases[0].oracle)
+	|= (.mappings_missed = 1 | .reason = "1 of 256 mappings of the page at +0 kept it in memory (first: +4096): the walk did not unmap them")' \
+	"$d/unfixed-results.json" >"$work/lost.json"
+run "$work/lost.json"
+assert_jq "a mapping kept the moved KSM page in memory: the swap-out path BROKEN, with the oracle's words" \
+	"$work/j" '.paths[3].state == "broken" and (.paths[3].why | test("kept it in memory"))'
 
 # past 7.3: an unfixed walk is a regression
 jq '.system.kernel.release = "7.4.0-rc2" | .results[].release_has_walk_fix = true' \

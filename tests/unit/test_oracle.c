@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,4 +185,62 @@ out:
 	munmap(a, 4 * ps);
 }
 
-TEST_MAIN(T(test_judge_clean), T(test_judge_failures), T(test_real_cow))
+/*
+ * Swap-out (reclaim): each page must leave memory with every mapping of
+ * it, and pswpout must count at least the pages that left.
+ */
+static void test_judge_swap(void)
+{
+	/* a KSM page of 3 mappings, an anon page of 1 */
+	const uint64_t before[] = { 10, 10, 20, 10 };
+	const uint64_t gone[] = { 0, 0, 0, 0 };
+	/* the walk missed the third mapping of the KSM page */
+	const uint64_t kept[] = { 0, 10, 0, 0 };
+	const uint64_t stayed[] = { 10, 10, 0, 10 };
+	bool changed[4] = { 0 };
+	struct rr_oracle o = { 0 };
+	struct rr_frames f;
+
+	frames_of(&f, 4, before, NULL);
+	rr_frames_judge_swap(&f, gone, changed, 2, &o);
+	CHECK(o.ran);
+	CHECK_EQ(o.pages_checked, 2);
+	CHECK_EQ(o.mappings_checked, 4);
+	CHECK(!rr_oracle_failed(&o));
+
+	/* not counted (no VM event counters): no count to fail */
+	memset(&o, 0, sizeof(o));
+	rr_frames_judge_swap(&f, gone, changed, ULLONG_MAX, &o);
+	CHECK(!rr_oracle_failed(&o));
+
+	/* one mapping kept the folio in memory: a miss, named */
+	memset(&o, 0, sizeof(o));
+	rr_frames_judge_swap(&f, kept, changed, 1, &o);
+	CHECK_EQ(o.mappings_missed, 1);
+	CHECK_EQ(o.pages_failed, 0);
+	CHECK(rr_oracle_failed(&o));
+	CHECK(strstr(o.reason, "1 of 3 mappings of the page at +0 kept it in memory (first: +4096)") != NULL);
+
+	/* the whole page stayed: not swapped out */
+	memset(&o, 0, sizeof(o));
+	rr_frames_judge_swap(&f, stayed, changed, 1, &o);
+	CHECK_EQ(o.pages_failed, 1);
+	CHECK(strstr(o.reason, "the page of 3 mapping(s) at +0 stayed in memory") != NULL);
+
+	/* both left, pswpout counted one */
+	memset(&o, 0, sizeof(o));
+	rr_frames_judge_swap(&f, gone, changed, 1, &o);
+	CHECK_EQ(o.pages_failed, 1);
+	CHECK_STR(o.reason, "pswpout grew by 1 while 2 pages left memory");
+
+	/* a content that came back changed */
+	memset(&o, 0, sizeof(o));
+	changed[2] = true;
+	rr_frames_judge_swap(&f, gone, changed, 2, &o);
+	CHECK_EQ(o.mappings_missed, 1);
+	CHECK(strstr(o.reason, "the content at +8192 changed") != NULL);
+	rr_frames_free(&f);
+}
+
+TEST_MAIN(T(test_judge_clean), T(test_judge_failures), T(test_real_cow),
+	  T(test_judge_swap))

@@ -9,7 +9,9 @@
 # by function_graph with kprobes on the same walks, its steps are
 # counted on anon_rmap_tree_iter_first/_next (about the pattern's VMAs
 # per rmap_item), memory_failure()'s collect_procs_ksm() is told apart
-# by the kernel stack of its steps, and scripts/fingerprint reads the
+# by the kernel stack of its steps, the KSM page moved by mremap is
+# migrated and swapped out with every mapping of it (the walk is the
+# unfixed one, which finds them all), and scripts/fingerprint reads the
 # run as unfixed. Verdicts are asserted only on this known kernel.
 . "$(dirname "$0")/../lib/integration.sh"
 
@@ -50,6 +52,10 @@ assert "fingerprint: the KSM walk and memory failure unfixed, the mremap oracle 
 	bash -c "[ $rc = 1 ] && grep -q 'KSM walk (rmap_walk_ksm): UNFIXED' '$work/fp.txt' &&
 		 grep -q 'memory failure (collect_procs_ksm): UNFIXED' '$work/fp.txt' &&
 		 grep -q 'mremap, then migration (oracle): CORRECT' '$work/fp.txt'"
+assert_jq "swap-out after mremap: reclaim took every page of every case out, each mapping with it, and they came back intact" "$j" \
+	'.results[] | select(.reproducer == "ksm-mremap@swap") | .trigger.name == "reclaim" and (.cases | all(.oracle.pages_checked > 0 and .oracle.pages_failed == 0 and .oracle.mappings_missed == 0))'
+assert "fingerprint: the swap-out oracle correct" \
+	grep -q 'mremap, then swap-out (oracle): CORRECT' "$work/fp.txt"
 assert "everything the runs set up in the guest was undone" \
 	bash -c "grep -q 'removed dynamic event rmap_repro/rr_iter_first' '$out/console.log' &&
 		 ! grep -q 'could not undo' '$out/console.log'"
