@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,27 @@ void rr_hist_bounds(int b, double *lo_us, double *hi_us)
 {
 	*lo_us = b ? ldexp(1.0, b - 1) : 0.0;
 	*hi_us = ldexp(1.0, b);
+}
+
+static void unit(double us, char *buf, size_t size)
+{
+	if (us >= 1e6)
+		snprintf(buf, size, "%g s", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, size, "%g ms", us / 1e3);
+	else
+		snprintf(buf, size, "%g us", us);
+}
+
+void rr_hist_label(int b, char *buf, size_t size)
+{
+	char lo[32], hi[32];
+	double l, h;
+
+	rr_hist_bounds(b, &l, &h);
+	unit(l, lo, sizeof(lo));
+	unit(h, hi, sizeof(hi));
+	snprintf(buf, size, "[%s, %s)", b ? lo : "0", hi);
 }
 
 static double rank(const double *sorted, size_t n, double pct)

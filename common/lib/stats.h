@@ -32,5 +32,7 @@ void rr_stats_compute(const double *v, size_t n, struct rr_stats *st);
 int rr_hist_bucket(double ms);
 /* Bounds of bucket b in microseconds. */
 void rr_hist_bounds(int b, double *lo_us, double *hi_us);
+/* A bucket in words: "[128 ms, 256 ms)" */
+void rr_hist_label(int b, char *buf, size_t size);
 
 #endif

@@ -239,6 +239,11 @@ void rr_case_words(enum rr_page_type t, enum rr_role role, const char *what,
 			 role == RR_CONTROL ? ", control" : "");
 }
 
+void rr_case_what(const struct rr_case_result *c, char *buf, size_t len)
+{
+	rr_case_words(c->type, c->role, c->what, buf, len);
+}
+
 const char *rr_case_declared_what(const struct rr_repro *r,
 				  const struct rr_case *c)
 {

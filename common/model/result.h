@@ -354,6 +354,8 @@ struct rr_case_result *rr_result_subject(const struct rr_result *r);
  */
 void rr_case_words(enum rr_page_type t, enum rr_role role, const char *what,
 		   char *buf, size_t len);
+/* The same of a case that ran: its what, else its type's and role's. */
+void rr_case_what(const struct rr_case_result *c, char *buf, size_t len);
 /* A case in sentences: its name ("KSM" for the ksm case). */
 const char *rr_case_label(const struct rr_case_result *c);
 /* --max-runs: given, else three times the runs asked, within limits */

@@ -523,3 +523,16 @@ int rr_bprobe_collect(struct rr_bprobe *bp, struct rr_trace *t,
 {
 	return rr_bprobe_collect_many(&bp, 1, t, &out, res);
 }
+
+const char *rr_probe_clock(int bracket)
+{
+	const struct rr_bracket_def *d = &rr_brackets[bracket];
+
+	if (d->poll_counter)
+		return "CLOCK_MONOTONIC of the measuring process, read when the polled counter was seen to change";
+	if (d->call_field)
+		return "the tracer's own calltime and rettime (trace_clock_local)";
+	if (d->dur_field)
+		return "the kernel's own duration field";
+	return "mono (the instance's trace_clock)";
+}

@@ -183,4 +183,7 @@ int rr_bprobe_collect_also(struct rr_bprobe **bps, int n,
 void rr_bprobe_finish(struct rr_bprobe *bp, struct rr_samples *out,
 		      struct rr_bprobe_result *res);
 
+/* Which clock times a probe's samples, in words. */
+const char *rr_probe_clock(int bracket);
+
 #endif

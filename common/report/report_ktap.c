@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "figure/figure.h"
 #include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
@@ -73,63 +74,27 @@ static void cases_header(FILE *f, const struct rr_result *r)
 	}
 }
 
-/* One "# NAME: WHAT: TEXT" line where the text is not empty. */
-static void diag(FILE *f, const char *name, const char *what,
-		 const char *text)
+/* Each figure's lines of case c: those that come first, or the rest. */
+static void figure_lines(FILE *f, const struct rr_result *r,
+			 const struct rr_case_result *c, bool first)
 {
-	if (text[0])
-		fprintf(f, "    # %s: %s%s\n", name, what, text);
+	const struct rr_figure *fig;
+	int i;
+
+	rr_for_each_figure(i, fig)
+		if (fig->ktap && fig->ktap_first == first)
+			fig->ktap(f, r, c);
 }
 
 /* The figures of a case that measured something. */
 static void case_figures(FILE *f, const struct rr_result *r,
 			 const struct rr_case_result *c)
 {
-	const struct rr_trigger_ops *ops = rr_trigger_get(r->trigger);
-	const char *name = c->name;
-	char text[768];
-	int k;
-
 	fprintf(f, "    # %s: max %.3f ms, p50 %.3f ms over %zu intervals; victim max %.3f ms; %llu events lost\n",
-		name, c->latency.max, c->latency.p50, c->latency.count,
+		c->name, c->latency.max, c->latency.p50, c->latency.count,
 		c->victim.max, c->lost_events);
 	per_run(f, r, c);
-	if (c->calls.count) {
-		fprintf(f, "    # %s: trigger call max %.3f ms, p50 %.3f ms over %zu calls (CLOCK_MONOTONIC)\n",
-			name, c->calls.max, c->calls.p50, c->calls.count);
-		rr_split_text(r, c, text, sizeof(text));
-		diag(f, name, "split: ", text);
-	}
-	if (r->anywhere) {
-		rr_walkers_text(r, c, text, sizeof(text));
-		diag(f, name, "walkers: ", text);
-	}
-	rr_rate_text(r, c, text, sizeof(text));
-	diag(f, name, "victim rate: ", text);
-	rr_waits_text(r, c, text, sizeof(text));
-	diag(f, name, "lock waits: ", text);
-	rr_giveups_text(r, c, text, sizeof(text));
-	diag(f, name, "give-ups: ", text);
-	if (ops && ops->case_key && ops->case_summary) {
-		char what[32];
-
-		ops->case_summary(r, c, text, sizeof(text));
-		snprintf(what, sizeof(what), "%s: ", ops->case_key);
-		diag(f, name, what, text);
-	}
-	rr_iter_text(r, c, text, sizeof(text));
-	diag(f, name, "", text);
-	rr_cost_text(r, c, text, sizeof(text));
-	diag(f, name, "probe cost: ", text);
-	for (k = 0; k < r->nr_cross; k++)
-		fprintf(f, "    # %s: cross-check %s: max %.3f ms, mean %.3f ms over %zu walks\n",
-			name, rr_brackets[r->cross[k].bracket].id,
-			c->cross[k].max, c->cross[k].mean, c->cross[k].count);
-	if (c->oracle.ran)
-		fprintf(f, "    # %s: oracle: %llu of %llu pages not acted on, %llu of %llu mappings missed: %s\n",
-			name, c->oracle.pages_failed, c->oracle.pages_checked,
-			c->oracle.mappings_missed, c->oracle.mappings_checked,
-			c->oracle.reason);
+	figure_lines(f, r, c, false);
 }
 
 /* Case i's subtest: its diagnostics, then its result line. */
@@ -137,15 +102,13 @@ static void one_case(FILE *f, const struct rr_result *r, int i)
 {
 	const struct rr_case_result *c = &r->cases[i];
 	const char *name = c->name;
-	int k;
 
 	if (!c->ran) {
 		fprintf(f, "    ok %d %s # SKIP not run\n", i + 1, name);
 		return;
 	}
 	/* first: a stall or a BUG explains what follows */
-	for (k = 0; k < (int)c->klog.lines; k++)
-		fprintf(f, "    # %s: kernel log: %s\n", name, c->klog.line[k]);
+	figure_lines(f, r, c, true);
 	if (c->refused[0]) {
 		fprintf(f, "    ok %d %s # SKIP %s\n", i + 1, name, c->refused);
 		return;

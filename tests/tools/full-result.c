@@ -16,50 +16,19 @@
  */
 #include <string.h>
 
+#include "figure/figure.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
 #include "report/report.h"
 #include "trigger/trigger.h"
 
-/* Lock waits: the victim's on one lock, the trigger's tasks' on two. */
-static void fill_waits(struct rr_case_result *c, double ms)
-{
-	struct rr_wait_acc a = { 0 };
-	struct rr_wait w = { .pid = 1, .flags = RR_LCB_WRITE,
-			     .addr = 0xffff888100001000ULL, .start = 0 };
-	int k;
-
-	for (k = 1; k <= 3; k++) {
-		w.end = (uint64_t)(ms * k / 3 * 1e6);
-		rr_wait_acc_add(&a, &w);
-	}
-	rr_wait_acc_fig(&a, &c->waits_victim);
-	c->waits_victim.recorded = true;
-	w.addr = 0xffff888100002000ULL;
-	w.flags = RR_LCB_READ | RR_WAIT_MMAP;
-	rr_wait_acc_add(&a, &w);
-	rr_wait_acc_fig(&a, &c->waits_walker);
-	c->waits_walker.recorded = true;
-	rr_wait_acc_free(&a);
-	c->stall_ms = ms * 2;
-	c->stall_waited_ms = ms;
-	c->stall_flags = RR_LCB_WRITE;
-	c->waits_unpaired = 1;
-	c->ref_calls[0] = 500;
-	c->ref_calls[1] = 400;
-	c->ref_giveups[1] = 12;
-	snprintf(c->wait_caller, sizeof(c->wait_caller),
-		 "vma_prepare < __split_vma < vma_modify");
-	c->wait_caller_hits = 3;
-	c->wait_stack_hits = 4;
-	c->waits_spins = 2;
-}
-
+/* The frame's figures of case i; each figure's own come from its example. */
 static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 		      double ms)
 {
 	struct rr_case_result *c = &r->cases[i];
 	double v[4] = { ms / 4, ms / 2, ms, ms * 2 };
+	const struct rr_figure *fig;
 	int k;
 
 	c->type = t;
@@ -71,38 +40,13 @@ static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 	c->procs = 2;
 	rr_stats_compute(v, 4, &c->latency);
 	rr_stats_compute(v, 4, &c->victim);
-	rr_stats_compute(v, 4, &c->victim_alone);
-	c->victim_alone_s = 1;
-	c->victim_with_s = 4;
-	rr_stats_compute(v, 4, &c->calls);
-	rr_stats_compute(v, 4, &c->part);
-	rr_stats_compute(v, 4, &c->count_lat);
-	rr_stats_compute(v, 4, &c->walk_steps);
-	rr_stats_compute(v, 4, &c->item_steps);
-	rr_stats_compute(v, 4, &c->cross[0]);
 	for (k = 0; k < 2; k++)
 		c->run[k] = (struct rr_run_fig){ .count = 2, .p50 = ms / 2,
 						 .max = ms * 2 };
 	c->kept = rr_samples_thin(v, 4, c->keep, RR_KEEP_SAMPLES);
-	c->passes[RR_PASS_BARE] = c->passes[RR_PASS_COUNT] = 2;
-	c->pass_s[RR_PASS_PROBE] = c->pass_s[RR_PASS_BARE] = 1;
-	c->iter_first = 20;
-	c->iter_next = 2000;
-	c->count_walks = 4;
-	/* by caller: the walk's steps and another caller's */
-	c->iter_callers.counted = true;
-	c->iter_callers.first[RR_KFN_WALK_KSM] = 20;
-	c->iter_callers.next[RR_KFN_WALK_KSM] = 1990;
-	snprintf(c->iter_callers.name[RR_KFN_WALK_KSM],
-		 sizeof(c->iter_callers.name[0]), "rmap_walk_ksm");
-	c->iter_callers.next[RR_KFN_NONE] = 10;
-	c->oracle.ran = true;
-	snprintf(c->oracle.reason, sizeof(c->oracle.reason), "checked");
-	c->klog.read = true;
-	c->klog.lines = 1;
-	snprintf(c->klog.line[0], sizeof(c->klog.line[0]), "a line");
-	c->walkers[RR_TASK_KSWAPD] = 4;
-	fill_waits(c, ms);
+	rr_for_each_figure(k, fig)
+		if (fig->example)
+			fig->example(r, c, ms);
 }
 
 int main(int argc, char **argv)
@@ -135,19 +79,6 @@ int main(int argc, char **argv)
 	r.sys.exact = true;		/* scripts/vm-run --exact: exact_clock */
 	r.trigger = t;
 	r.probe.bracket = RR_BR_RMAP_WALK;
-	r.nr_cross = 1;
-	r.cross[0].bracket = RR_BR_RMAP_WALK;
-	r.anywhere = true;
-	r.waits = r.waits_mmap = r.giveups = r.waits_stack = true;
-	r.victim_alone_ms = 1000;
-	r.iterations = r.iter_items = true;
-	r.iter_syms.found[0] = r.iter_syms.found[1] = true;
-	snprintf(r.iter_syms.fns[0], sizeof(r.iter_syms.fns[0]),
-		 "anon_rmap_tree_iter_first and anon_rmap_tree_iter_next");
-	snprintf(r.iter_syms.fns[1], sizeof(r.iter_syms.fns[1]),
-		 "mapping_rmap_tree_iter_first and mapping_rmap_tree_iter_next");
-	snprintf(r.part.what, sizeof(r.part.what), "finding the processes");
-	r.part.timed = true;
 	r.threshold_ms = 10;
 	r.min_ratio = 5;
 	r.bench_ms_per_gb = 1;

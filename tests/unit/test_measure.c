@@ -20,6 +20,7 @@
 #include "measure/meter.h"
 #include "model/repro.h"
 #include "probe/bracket.h"
+#include "figure/figure.h"
 #include "report/report.h"
 #include "trigger/trigger.h"
 

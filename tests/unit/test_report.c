@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
+#include "figure/figure.h"
 #include "report/report.h"
 #include "trigger/trigger.h"
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lock waits of a case in words (probe/waits.h), shared by the text
- * report and KTAP, and their table in the text report.
+ * The lock waits of a case (probe/waits.h): the victim's longest stall
+ * and the part of it spent waiting, its waits in all and on which locks,
+ * the trigger's tasks' waits; and reclaim's give-ups on a contended rmap
+ * lock.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "figure/figure.h"
+#include "lib/json.h"
 #include "probe/bracket.h"
-#include "report/report.h"
 
 const char rr_waits_how[] =
 	"waits on sleeping locks (rwsem, mutex) of the reproducer's own tasks, from lock:contention_begin to lock:contention_end in the private instance (mono clock), paired per task and lock address; a wait inside the task's mmap_lock_start_locking .. mmap_lock_acquire_returned (mmap_lock events) is on the mmap_lock; not seen: the spinning before the sleep (an rwsem writer's optimistic spin, a mutex's), nor waits on spinlocks, which are counted apart";
@@ -28,21 +29,7 @@ static const char *kind_phrase(unsigned int flags)
 	       kinds == RR_LCB_MUTEX ? "a mutex" : "an rt_mutex";
 }
 
-/* printf at buf + *o, within size; *o never passes size. */
-static void add(char *buf, size_t size, size_t *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*o >= size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *o, size - *o, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*o = *o + n < size ? *o + n : size;
-}
-
+#define add rr_fig_add
 /* Which locks the waits were on: one, or the one that took the most. */
 static void locks_text(const struct rr_wait_fig *f, char *buf, size_t size,
 		       size_t *o)
@@ -133,8 +120,8 @@ void rr_waits_text(const struct rr_result *r, const struct rr_case_result *c,
 		    c->waits_lost);
 }
 
-void rr_giveups_text(const struct rr_result *r,
-		     const struct rr_case_result *c, char *buf, size_t size)
+static void giveups_text(const struct rr_result *r,
+			 const struct rr_case_result *c, char *buf, size_t size)
 {
 	size_t o = 0;
 
@@ -154,28 +141,6 @@ void rr_giveups_text(const struct rr_result *r,
 	    ", any task, during the firings)");
 }
 
-double rr_rate(size_t count, double s)
-{
-	return s > 0 ? count / s : 0;
-}
-
-void rr_rate_text(const struct rr_result *r, const struct rr_case_result *c,
-		  char *buf, size_t size)
-{
-	const char *call = r->victim_call[0] ? r->victim_call : "mprotect()";
-	double alone = rr_rate(c->victim_alone.count, c->victim_alone_s);
-	double with = rr_rate(c->victim.count, c->victim_with_s);
-
-	buf[0] = '\0';
-	if (!r->victim_alone_ms || !c->ran || !c->victim_alone.count)
-		return;
-	snprintf(buf, size,
-		 "%.1f %s calls/s with no trigger (%zu in %.2f s), %.1f/s during the firings (%zu in %.2f s): %.2fx the rate (the victim's calls and its 0.1 ms pauses, per second of wall time)",
-		 alone, call, c->victim_alone.count, c->victim_alone_s, with,
-		 c->victim.count, c->victim_with_s,
-		 alone > 0 ? with / alone : 0);
-}
-
 static void row(FILE *f, const char *name, const char *tasks,
 		const struct rr_wait_fig *w)
 {
@@ -186,7 +151,7 @@ static void row(FILE *f, const char *name, const char *tasks,
 		w->reads, w->writes, w->mutexes);
 }
 
-void rr_waits_table(FILE *f, const struct rr_result *r)
+static void table(FILE *f, const struct rr_result *r)
 {
 	int i;
 
@@ -205,3 +170,169 @@ void rr_waits_table(FILE *f, const struct rr_result *r)
 		row(f, c->name, "trigger", &c->waits_walker);
 	}
 }
+
+static void not_recorded(FILE *f, rr_field_fn *field, const char *key,
+			 const char *why)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "not recorded: %s", why);
+	field(f, key, buf);
+}
+
+static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
+{
+	rr_fig_per_case(f, r, field, "Waits", rr_waits_text);
+	if (r->waits)
+		field(f, "", rr_waits_how);
+	else if (r->waits_why[0])
+		not_recorded(f, field, "Waits", r->waits_why);
+	rr_fig_per_case(f, r, field, "Give-ups", giveups_text);
+	if (r->waits && !r->giveups && r->giveups_why[0])
+		not_recorded(f, field, "Give-ups", r->giveups_why);
+}
+
+static void ktap(FILE *f, const struct rr_result *r,
+		 const struct rr_case_result *c)
+{
+	char buf[768];
+
+	rr_waits_text(r, c, buf, sizeof(buf));
+	rr_fig_diag(f, c->name, "lock waits: ", buf);
+	giveups_text(r, c, buf, sizeof(buf));
+	rr_fig_diag(f, c->name, "give-ups: ", buf);
+}
+
+/* One group of tasks' lock waits (probe/waits.h), or null. */
+static void wait_fig(struct rr_json *j, const char *key,
+		     const struct rr_wait_fig *f)
+{
+	char addr[32];
+
+	if (!f->recorded) {
+		json_null(j, key);
+		return;
+	}
+	json_obj_begin(j, key);
+	json_uint(j, "count", f->ms.count);
+	json_num(j, "p50_ms", f->ms.p50, 3);
+	json_num(j, "max_ms", f->ms.max, 3);
+	json_num(j, "total_ms", f->total_ms, 3);
+	json_uint(j, "read", f->reads);
+	json_uint(j, "write", f->writes);
+	json_uint(j, "mutex", f->mutexes);
+	json_uint(j, "other", f->others);
+	json_uint(j, "locks", f->locks);
+	json_bool(j, "locks_at_least", f->locks_more);
+	if (f->locks) {
+		json_obj_begin(j, "top_lock");
+		snprintf(addr, sizeof(addr), "0x%llx", f->top_addr);
+		json_str(j, "addr", addr);
+		json_str(j, "kind", rr_wait_kind(f->top_flags));
+		json_uint(j, "waits", f->top_count);
+		json_num(j, "ms", f->top_ms, 3);
+		json_obj_end(j);
+	} else {
+		json_null(j, "top_lock");
+	}
+	json_obj_end(j);
+}
+
+static void giveups_json(struct rr_json *j, const struct rr_result *r,
+			 const struct rr_case_result *c)
+{
+	char buf[1024];
+
+	if (!r->giveups) {
+		json_null(j, "reclaim_giveups");
+		return;
+	}
+	json_obj_begin(j, "reclaim_giveups");
+	json_uint(j, "calls_with_victim", c->ref_calls[1]);
+	json_uint(j, "gave_up_with_victim", c->ref_giveups[1]);
+	json_uint(j, "calls_without_victim", c->ref_calls[0]);
+	json_uint(j, "gave_up_without_victim", c->ref_giveups[0]);
+	giveups_text(r, c, buf, sizeof(buf));
+	json_str(j, "text", buf);
+	json_obj_end(j);
+}
+
+static void json(struct rr_json *j, const struct rr_result *r,
+		 const struct rr_case_result *c)
+{
+	char buf[1024];
+
+	if (!r->waits) {
+		json_null(j, "lock_waits");
+		return;
+	}
+	json_obj_begin(j, "lock_waits");
+	wait_fig(j, "victim", &c->waits_victim);
+	wait_fig(j, "trigger_tasks", &c->waits_walker);
+	json_num(j, "victim_longest_stall_ms", c->stall_ms, 3);
+	json_num(j, "waited_in_longest_stall_ms", c->stall_waited_ms, 3);
+	if (r->waits_stack && c->wait_caller[0]) {
+		json_obj_begin(j, "victim_wait_caller");
+		json_str(j, "stack", c->wait_caller);
+		json_uint(j, "hits", c->wait_caller_hits);
+		json_uint(j, "all_hits", c->wait_stack_hits);
+		json_obj_end(j);
+	} else {
+		json_null(j, "victim_wait_caller");
+	}
+	json_uint(j, "unpaired_events", c->waits_unpaired);
+	json_uint(j, "spinlock_waits", c->waits_spins);
+	json_uint(j, "lost_events", c->waits_lost);
+	giveups_json(j, r, c);
+	rr_waits_text(r, c, buf, sizeof(buf));
+	json_str(j, "text", buf);
+	json_obj_end(j);
+}
+
+/* The victim's waits on one lock, the trigger's tasks' on two. */
+static void example(struct rr_result *r, struct rr_case_result *c,
+		    double ms)
+{
+	struct rr_wait_acc a = { 0 };
+	struct rr_wait w = { .pid = 1, .flags = RR_LCB_WRITE,
+			     .addr = 0xffff888100001000ULL, .start = 0 };
+	int k;
+
+	r->waits = r->waits_mmap = r->giveups = r->waits_stack = true;
+	for (k = 1; k <= 3; k++) {
+		w.end = (uint64_t)(ms * k / 3 * 1e6);
+		rr_wait_acc_add(&a, &w);
+	}
+	rr_wait_acc_fig(&a, &c->waits_victim);
+	c->waits_victim.recorded = true;
+	w.addr = 0xffff888100002000ULL;
+	w.flags = RR_LCB_READ | RR_WAIT_MMAP;
+	rr_wait_acc_add(&a, &w);
+	rr_wait_acc_fig(&a, &c->waits_walker);
+	c->waits_walker.recorded = true;
+	rr_wait_acc_free(&a);
+	c->stall_ms = ms * 2;
+	c->stall_waited_ms = ms;
+	c->stall_flags = RR_LCB_WRITE;
+	c->waits_unpaired = 1;
+	c->ref_calls[0] = 500;
+	c->ref_calls[1] = 400;
+	c->ref_giveups[1] = 12;
+	snprintf(c->wait_caller, sizeof(c->wait_caller),
+		 "vma_prepare < __split_vma < vma_modify");
+	c->wait_caller_hits = 3;
+	c->wait_stack_hits = 4;
+	c->waits_spins = 2;
+}
+
+static const char *const keys[] = { "lock_waits", NULL };
+
+const struct rr_figure rr_figure_waits = {
+	.name = "waits",
+	.keys = keys,
+	.table = table,
+	.text = text,
+	.ktap = ktap,
+	.json = json,
+	.example = example,
+};
