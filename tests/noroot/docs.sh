@@ -60,6 +60,21 @@ sort -u "$work/writer" "$work/samples" >"$work/either"
 check "every field docs/results.md's tables name is emitted (by a reproducer or run-all)" \
 	"$work/fields" "$work/either"
 
+# The figures (common/figure/): each names the JSON members it writes
+# in a case, and each is a field of docs/results.md's table of a case
+# and is in the full report's cases.
+"$full" --figures >"$work/figures"
+assert "the figures are listed ($(wc -l <"$work/figures"))" \
+	[ "$(wc -l <"$work/figures")" -ge 10 ]
+sed -n '/^### A case/,/^## /p' "$md" | sed -n 's/^| \(`[^|]*\) |.*/\1/p' |
+	grep -o '`[a-z_0-9-]*`' | tr -d '`' | sort -u >"$work/case-fields"
+cut -d' ' -s -f2- "$work/figures" | tr ' ' '\n' | sort -u >"$work/fig-keys"
+check "every figure's JSON member is a field of docs/results.md's table of a case" \
+	"$work/fig-keys" "$work/case-fields"
+jq -r '.cases[0] | keys[]' "$work/full.json" | sort -u >"$work/case-keys"
+check "every figure's JSON member is in a case of the full report" \
+	"$work/fig-keys" "$work/case-keys"
+
 # every sample was made by scripts/samples from a real run: it names
 # the suite that made it and the preset
 assert_jq "the samples are run-all runs of the samples presets" \

@@ -13,6 +13,7 @@
  *
  * Usage: full-result [text|ktap|json [TRIGGER]]   (default json pressure)
  *        full-result --triggers   the triggers with figures of their own
+ *        full-result --figures    each figure (figure.h): NAME KEY...
  */
 #include <string.h>
 
@@ -49,6 +50,21 @@ static void fill_case(struct rr_result *r, int i, enum rr_page_type t,
 			fig->example(r, c, ms);
 }
 
+/* "NAME KEY KEY": the JSON members each figure writes in a case. */
+static int list_figures(void)
+{
+	const struct rr_figure *fig;
+	int i, k;
+
+	rr_for_each_figure(i, fig) {
+		printf("%s", fig->name);
+		for (k = 0; fig->keys && fig->keys[k]; k++)
+			printf(" %s", fig->keys[k]);
+		putchar('\n');
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct rr_result r;
@@ -59,6 +75,8 @@ int main(int argc, char **argv)
 	const struct rr_trigger_ops *ops;
 	int i, t;
 
+	if (!strcmp(fmt, "--figures"))
+		return list_figures();
 	if (!strcmp(fmt, "--triggers")) {
 		for (t = 1; (ops = rr_trigger_get(t)); t++)
 			if (ops->example)
