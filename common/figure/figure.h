@@ -66,7 +66,8 @@ struct rr_figure {
 	X(oracle)	/* every page acted on through every mapping */	\
 	X(pattern)	/* the pattern as built */			\
 	X(cost)		/* the probe's own cost */			\
-	X(steps)	/* interval-tree steps and cost per step */
+	X(steps)	/* interval-tree steps and cost per step */	\
+	X(visits)	/* a lookup's steps as a share of the VMAs */
 
 #define X(name) extern const struct rr_figure rr_figure_##name;
 RR_FIGURES(X)
