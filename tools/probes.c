@@ -8,6 +8,7 @@
 #include <string.h>
 #include <tracefs.h>
 
+#include "core/undo.h"
 #include "journal/journal.h"
 #include "lib/hooks.h"
 #include "lib/opts.h"
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	rr_set_prog("rmap-probes");
+	rr_undos_use();
 	ret = rr_hooks_refuse("rmap-probes", 2);
 	if (ret)
 		return ret;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/undo.h"
 #include "journal/journal.h"
 #include "lib/hooks.h"
 #include "lib/opts.h"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
 	int ret, failures;
 
 	rr_set_prog("rmap-restore");
+	rr_undos_use();
 	ret = rr_hooks_refuse("rmap-restore", 2);
 	if (ret)
 		return ret;

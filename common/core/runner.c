@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/undo.h"
 #include "journal/journal.h"
 #include "lib/hooks.h"
 #include "lib/util.h"
@@ -980,6 +981,7 @@ int rr_main(const struct rr_repro *r, int argc, char **argv)
 		return exec_exit(argv[1]);
 
 	rr_set_prog(r->name);
+	rr_undos_use();
 	/* before anything, --help included: 2, or 128 under --bisect */
 	code = rr_hooks_refuse(r->name, usage_error(argc, argv));
 	if (code)

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "journal/fault.h"
-#include "journal/journal.h"
 #include "lib/hooks.h"
 #include "lib/util.h"
 
@@ -75,17 +74,6 @@ void journal_fault_begin(void)
 		unlink(state_file(HOLDS));
 }
 
-/* What a kernel says when it refuses a change of that kind. */
-int journal_fault_errno(const char *op)
-{
-	if (!strcmp(op, J_CGROUP) || !strcmp(op, J_ZRAM) ||
-	    !strcmp(op, J_INSTANCE) || !strcmp(op, J_DYNEVENT))
-		return ENOSPC;		/* no room for one more */
-	if (!strcmp(op, J_KNOB) || !strcmp(op, J_WROTE))
-		return EINVAL;		/* a value the knob refuses */
-	return EBUSY;			/* swapon, mount, module, DAMON... */
-}
-
 /* The count of changes so far: the lines of the list. */
 static long listed(void)
 {
@@ -103,7 +91,7 @@ static long listed(void)
 	return lines;
 }
 
-int journal_fault(const char *op, const char *what)
+int journal_fault(const char *op, const char *what, int refusal)
 {
 	char line[PATH_MAX + 64];
 	long fail, n;
@@ -122,7 +110,7 @@ int journal_fault(const char *op, const char *what)
 	}
 	if (n != fail)
 		return 0;
-	e = journal_fault_errno(op);
+	e = refusal;
 	journal_refused(op, what, e);
 	rr_warn("test hook RMAP_REPRO_TEST_FAIL_CHANGE=%ld: change %ld (%s %s) refused with %s",
 	       fail, n, op, what, strerror(e));

@@ -30,10 +30,11 @@
 
 /* A new run: the list of changes starts again (hook set only). */
 void journal_fault_begin(void);
-/* Change op on what is about to be made: 0, or the injected -errno. */
-int journal_fault(const char *op, const char *what);
-/* The errno a refused change of kind op gets. */
-int journal_fault_errno(const char *op);
+/*
+ * Change op on what is about to be made: 0, or the injected -refusal
+ * (the errno a kernel refusing such a change gives: journal.h).
+ */
+int journal_fault(const char *op, const char *what, int refusal);
 /* The undo of op is broken on purpose (RMAP_REPRO_TEST_BREAK_UNDO). */
 bool journal_undo_broken(const char *op);
 /*

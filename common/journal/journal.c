@@ -26,11 +26,25 @@ static int journal_fd = -1;
 static char *knobs_done[MAX_KNOBS];
 static int nr_knobs_done;
 
-const char *rr_state_dir(void)
-{
-	const char *dir = rr_hook_env("RMAP_REPRO_STATE_DIR");
+/* The other kinds' handlers (journal_set_undos()). */
+static const struct journal_undo *const *undos;
 
-	return dir ? dir : "/run/rmap-repro";
+void journal_set_undos(const struct journal_undo *const *table)
+{
+	undos = table;
+}
+
+/* What a kernel says when it refuses a change of kind op. */
+static int refusal_of(const char *op)
+{
+	const struct journal_undo *const *h;
+
+	if (!strcmp(op, J_KNOB) || !strcmp(op, J_WROTE))
+		return EINVAL;		/* a value the knob refuses */
+	for (h = undos; h && *h; h++)
+		if (!strcmp(op, (*h)->op) && (*h)->refusal)
+			return (*h)->refusal;
+	return EBUSY;
 }
 
 const char *journal_path(void)
@@ -354,7 +368,7 @@ static int record(const char *op, const char *arg1, const char *arg2,
 
 	if (journal_fd < 0)
 		return -EBADF;
-	n = counted ? journal_fault(op, arg1 ? arg1 : "") : 0;
+	n = counted ? journal_fault(op, arg1 ? arg1 : "", refusal_of(op)) : 0;
 	if (n)
 		return n;
 	escape(arg1 ? arg1 : "", a1, sizeof(a1));
@@ -672,8 +686,8 @@ static int undo(const struct record *recs, int n, int i,
 			return refused(r, err, why);
 		return undo_ksm_unmerge(r->a1, *ksm_run, verbose);
 	}
-	/* The rest: each module's own handler (journal/undo.c's table). */
-	for (h = journal_undos; *h; h++) {
+	/* The rest: each module's own handler (core/undo.c's table). */
+	for (h = undos; h && *h; h++) {
 		if (strcmp(r->op, (*h)->op))
 			continue;
 		err = (*h)->check(r->a1, r->a2, why, sizeof(why));

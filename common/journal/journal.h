@@ -21,20 +21,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Record types, in the order a reader meets them in the file. */
+/*
+ * The journal's own kinds of record. Every other kind is defined beside
+ * its undo handler, by the module that makes the change (J_SWAPON in
+ * mm/swap.h, ...), and core/undo.c hands their table to the journal
+ * (journal_set_undos()).
+ */
 #define J_KNOB		"knob"		/* path, original value */
 #define J_KSM_UNMERGE	"ksm-unmerge"	/* run knob: write 2, then put back */
-#define J_SWAPON	"swapon"	/* device */
-#define J_ZRAM		"zram"		/* id of a hot-added device */
-#define J_CGROUP	"cgroup"	/* directory we created */
-#define J_INSTANCE	"tracefs-instance" /* instance directory */
-#define J_MOUNT		"mount"		/* a mount point we mounted */
-#define J_MODULE	"module"	/* a module we loaded */
-#define J_DYNEVENT	"dynevent"	/* group/event, tracing dir */
 #define J_BOOT		"boot"		/* boot id of the run's boot */
 #define J_WROTE		"wrote"		/* path, value written to a knob */
-#define J_UNPOISON	"unpoison"	/* a frame soft offline retires */
-#define J_DAMON		"damon"		/* DAMON admin dir: our kdamond */
+/* Kinds more than one module records (tracefs and debugfs, modules). */
+#define J_MOUNT		"mount"		/* a mount point we mounted */
+#define J_MODULE	"module"	/* a module we loaded */
 
 /*
  * What a replay did. A change that is no longer the run's own (a knob
@@ -57,7 +56,6 @@ struct rr_replay {
 	char unread[320];
 };
 
-const char *rr_state_dir(void);
 const char *journal_path(void);
 
 /*
@@ -119,12 +117,8 @@ int journal_replay(const char *path, bool verbose, struct rr_replay *st);
 int journal_check_file(const char *path, char *why, size_t len);
 
 /*
- * Remove a tracefs instance directory, its hist triggers first (triggers
- * that refer to each other keep it busy). 0, or a negative errno.
- */
-/*
- * Undoing one kind of record: registered by the module that makes the
- * change, listed in journal/undo.c. Returns 0 (done, or nothing left to
+ * Undoing one kind of record: defined by the module that makes the
+ * change, listed in core/undo.c. Returns 0 (done, or nothing left to
  * undo), JOURNAL_LEFT (the change is no longer the run's: left as it
  * is, and said), JOURNAL_RETIRED (the run's own change that the kernel
  * will not undo before a reboot: a frame it retired), or -errno.
@@ -135,13 +129,21 @@ int journal_check_file(const char *path, char *why, size_t len);
  * check(): is the record's target one the suite makes (journal/trust.h)?
  * 0: undo it; -ENOENT: it is gone, nothing to undo; -EPERM, with why:
  * refused, nothing is done, and the replay counts it as a failure.
+ * refusal: the errno a kernel gives when it refuses such a change (the
+ * fault hooks' RMAP_REPRO_TEST_FAIL_CHANGE, journal/fault.h).
  */
 struct journal_undo {
 	const char *op;
 	int (*undo)(const char *a1, const char *a2, bool verbose);
 	int (*check)(const char *a1, const char *a2, char *why, size_t len);
+	int refusal;
 };
-extern const struct journal_undo *const journal_undos[];
+/*
+ * The handlers of every other kind of record, NULL-terminated (the
+ * program's: core/undo.c), for journal_begin() and journal_replay(): a
+ * record of a kind with no handler is refused, never guessed at.
+ */
+void journal_set_undos(const struct journal_undo *const *undos);
 /* rmdir(), retried while a task that just left keeps it busy. */
 int journal_rmdir(const char *dir, bool verbose);
 

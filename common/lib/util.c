@@ -484,3 +484,10 @@ bool rr_mounted(const char *dir, const char *fstype)
 	fclose(f);
 	return found;
 }
+
+const char *rr_state_dir(void)
+{
+	const char *dir = rr_hook_env("RMAP_REPRO_STATE_DIR");
+
+	return dir ? dir : "/run/rmap-repro";
+}

@@ -103,4 +103,11 @@ bool rr_mounted(const char *dir, const char *fstype);
  */
 void rr_wrap(FILE *f, const char *text, int col, int indent, int width);
 
+/*
+ * The suite's state directory: /run/rmap-repro (RMAP_REPRO_STATE_DIR in
+ * the test build, lib/hooks.h), where the journal, the run lock and the
+ * test hooks' lists live.
+ */
+const char *rr_state_dir(void);
+
 #endif

@@ -209,5 +209,5 @@ static int check_damon(const char *admin, const char *unused, char *why,
 }
 
 const struct journal_undo rr_undo_damon = {
-	J_DAMON, undo_damon, check_damon
+	J_DAMON, undo_damon, check_damon, EBUSY
 };

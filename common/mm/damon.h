@@ -54,4 +54,9 @@ int rr_damon_state(bool on);
 /* The running kdamond's pid, or -errno. */
 int rr_damon_pid(void);
 
+/* Its kind of journal record, and its undo handler (core/undo.c). */
+#define J_DAMON		"damon"		/* DAMON admin dir: our kdamond */
+struct journal_undo;
+extern const struct journal_undo rr_undo_damon;
+
 #endif

@@ -104,7 +104,7 @@ static int check_unpoison(const char *pfn_text, const char *unused,
 }
 
 const struct journal_undo rr_undo_unpoison = {
-	J_UNPOISON, undo_unpoison, check_unpoison
+	J_UNPOISON, undo_unpoison, check_unpoison, EBUSY
 };
 
 bool rr_hwpoison_reachable(char *why, size_t len)

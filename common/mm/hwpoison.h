@@ -38,4 +38,9 @@ int rr_frame_poisoned(unsigned long long pfn);
 /* Give a retired frame back, and check: 0 (or not retired), -errno. */
 int rr_unpoison(unsigned long long pfn);
 
+/* Its kind of journal record, and its undo handler (core/undo.c). */
+#define J_UNPOISON	"unpoison"	/* a frame soft offline retires */
+struct journal_undo;
+extern const struct journal_undo rr_undo_unpoison;
+
 #endif

@@ -382,5 +382,5 @@ static int check_cgroup(const char *dir, const char *unused, char *why,
 }
 
 const struct journal_undo rr_undo_cgroup = {
-	J_CGROUP, undo_cgroup, check_cgroup
+	J_CGROUP, undo_cgroup, check_cgroup, ENOSPC	/* no room for one more */
 };

@@ -66,4 +66,9 @@ int rr_memcg_kill(const char *path);
  */
 int rr_memcg_cap(const struct rr_memcg *cg, unsigned long long bytes);
 
+/* Its kind of journal record, and its undo handler (core/undo.c). */
+#define J_CGROUP	"cgroup"	/* directory we created */
+struct journal_undo;
+extern const struct journal_undo rr_undo_cgroup;
+
 #endif

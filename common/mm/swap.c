@@ -445,9 +445,11 @@ static int check_module(const char *name, const char *unused, char *why,
 }
 
 const struct journal_undo rr_undo_swapon = {
-	J_SWAPON, undo_swapon, check_swapon
+	J_SWAPON, undo_swapon, check_swapon, EBUSY
 };
-const struct journal_undo rr_undo_zram = { J_ZRAM, undo_zram, check_zram };
+const struct journal_undo rr_undo_zram = {
+	J_ZRAM, undo_zram, check_zram, ENOSPC	/* no free device */
+};
 const struct journal_undo rr_undo_module = {
-	J_MODULE, undo_module_rec, check_module
+	J_MODULE, undo_module_rec, check_module, EBUSY
 };

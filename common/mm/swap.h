@@ -38,4 +38,11 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 /* One line for the report: "/dev/zram1 (zram, 256 MiB, created)". */
 void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size);
 
+/* Its kinds of journal record, and their undo handlers (core/undo.c). */
+#define J_SWAPON	"swapon"	/* device */
+#define J_ZRAM		"zram"		/* id of a hot-added device */
+struct journal_undo;
+extern const struct journal_undo rr_undo_swapon, rr_undo_zram,
+	rr_undo_module;
+
 #endif

@@ -85,7 +85,7 @@ static int check_dynevent(const char *name, const char *dir, char *why,
 }
 
 const struct journal_undo rr_undo_dynevent = {
-	J_DYNEVENT, undo_dynevent, check_dynevent
+	J_DYNEVENT, undo_dynevent, check_dynevent, ENOSPC
 };
 
 static bool kprobe_available(struct rr_probe_setup *ps, int trigger_bracket,

@@ -117,4 +117,9 @@ int rr_kprobe_pairs(int bracket, const struct rr_walkfn *fns, char *why,
 /* Remove kprobes of the suite's group left by a run that died. */
 int rr_probe_sweep(void);
 
+/* Dynamic events' journal record, and its undo handler (probe/kprobe.c). */
+#define J_DYNEVENT	"dynevent"	/* group/event, tracing dir */
+struct journal_undo;
+extern const struct journal_undo rr_undo_dynevent;
+
 #endif

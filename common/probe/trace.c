@@ -140,10 +140,10 @@ static int check_mount(const char *dir, const char *unused, char *why,
 }
 
 const struct journal_undo rr_undo_instance = {
-	J_INSTANCE, undo_instance, check_instance
+	J_INSTANCE, undo_instance, check_instance, ENOSPC
 };
 const struct journal_undo rr_undo_mount = {
-	J_MOUNT, undo_mount_rec, check_mount
+	J_MOUNT, undo_mount_rec, check_mount, EBUSY
 };
 
 /* ---- tracing ---- */

@@ -62,4 +62,9 @@ unsigned long long rr_trace_stat_sum(struct tracefs_instance *inst,
 				     const char *key);
 void rr_trace_close(struct rr_trace *t);
 
+/* Its kinds of journal record, and their undo handlers (core/undo.c). */
+#define J_INSTANCE	"tracefs-instance" /* instance directory */
+struct journal_undo;
+extern const struct journal_undo rr_undo_instance, rr_undo_mount;
+
 #endif

@@ -13,10 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/undo.h"
 #include "harness.h"
 #include "journal/journal.h"
 #include "lib/util.h"
 #include "mm/damon.h"
+
+/* The program's undo handlers, as a run hands them to the journal. */
+__attribute__((constructor)) static void use_undos(void)
+{
+	rr_undos_use();
+}
 
 #define CTX "kdamonds/0/contexts/0/"
 

@@ -13,10 +13,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/undo.h"
 #include "harness.h"
 #include "journal/fault.h"
 #include "journal/journal.h"
 #include "lib/util.h"
+#include "mm/damon.h"
+#include "mm/hwpoison.h"
+#include "mm/memcg.h"
+#include "mm/swap.h"
+#include "probe/probe.h"
+#include "probe/trace.h"
+
+/* The program's undo handlers, as a run hands them to the journal. */
+__attribute__((constructor)) static void use_undos(void)
+{
+	rr_undos_use();
+}
 
 static char dir[256];
 static char why[512];		/* journal_begin()'s */
@@ -382,12 +395,15 @@ static void test_undo_table(void)
 	const struct journal_undo *const *h;
 	size_t i, found, n = 0;
 
-	for (h = journal_undos; *h; h++)
+	for (h = rr_undos; *h; h++) {
 		n++;
+		/* what the fault hooks refuse a change of its kind with */
+		CHECK((*h)->refusal > 0);
+	}
 	CHECK_EQ(n, ARRAY_SIZE(ops));
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		found = 0;
-		for (h = journal_undos; *h; h++)
+		for (h = rr_undos; *h; h++)
 			if (!strcmp((*h)->op, ops[i]) && (*h)->undo)
 				found++;
 		if (found != 1)
@@ -660,8 +676,8 @@ static void test_fail_nth_change(void)
 	CHECK_EQ(rr_read_file(list, list, sizeof(list)), 0);
 	CHECK_CONTAINS(list, "1\tknob\t");
 	CHECK(!strstr(list, "2\t"));
-	CHECK_EQ(journal_fault_errno(J_CGROUP), ENOSPC);
-	CHECK_EQ(journal_fault_errno(J_SWAPON), EBUSY);
+	CHECK_EQ(rr_undo_cgroup.refusal, ENOSPC);
+	CHECK_EQ(rr_undo_swapon.refusal, EBUSY);
 	unsetenv("RMAP_REPRO_TEST_FAIL_CHANGE");
 	CHECK_EQ(journal_replay(journal_path(), false, &st), 0);
 	CHECK_STR(get("knob_b"), "2");

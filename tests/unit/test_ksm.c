@@ -11,10 +11,17 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "core/undo.h"
 #include "harness.h"
 #include "journal/journal.h"
 #include "lib/util.h"
 #include "mm/ksm.h"
+
+/* The program's undo handlers, as a run hands them to the journal. */
+__attribute__((constructor)) static void use_undos(void)
+{
+	rr_undos_use();
+}
 
 static char dir[256];
 

@@ -19,12 +19,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/undo.h"
 #include "harness.h"
 #include "journal/journal.h"
 #include "journal/trust.h"
 #include "lib/hooks.h"
 #include "lib/util.h"
+#include "mm/damon.h"
+#include "mm/hwpoison.h"
 #include "mm/memcg.h"
+#include "mm/swap.h"
+#include "probe/probe.h"
+#include "probe/trace.h"
+
+/* The program's undo handlers, as a run hands them to the journal. */
+__attribute__((constructor)) static void use_undos(void)
+{
+	rr_undos_use();
+}
 
 static char dir[256];		/* the state directory, and the stand-ins */
 static char out[256];		/* outside every stand-in */
