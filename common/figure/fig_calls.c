@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The calls a trigger times itself (hwpoison's writes, ...), and each
+ * The calls a trigger times itself (memory_failure() writes, ...), and each
  * call split into the walks the probe timed, the part timed apart and
  * the rest.
  */

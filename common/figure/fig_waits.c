@@ -2,8 +2,8 @@
 /*
  * The lock waits of a case (probe/waits.h): the victim's longest stall
  * and the part of it spent waiting, its waits in all and on which locks,
- * the trigger's tasks' waits; and reclaim's give-ups on a contended rmap
- * lock.
+ * the trigger's tasks' waits; and folio_referenced()'s give-ups on a
+ * contended rmap lock.
  */
 #include <string.h>
 

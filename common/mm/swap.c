@@ -17,7 +17,7 @@
 #define HOT_ADD "/sys/class/zram-control/hot_add"
 #define HOT_REMOVE "/sys/class/zram-control/hot_remove"
 
-/* ---- undo (registered in journal/undo.c) and the ids it checks ---- */
+/* ---- undo (listed in core/undo.c) and the ids it checks ---- */
 
 static bool swap_active(const char *dev)
 {

@@ -19,7 +19,7 @@
 #include "probe/bracket.h"
 #include "probe/probe.h"
 
-/* ---- undo (registered in journal/undo.c) ---- */
+/* ---- undo (listed in core/undo.c) ---- */
 
 /* Remove a dynamic event of ours: disabled everywhere first. */
 static int undo_dynevent(const char *name, const char *dir, bool verbose)

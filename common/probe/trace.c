@@ -16,7 +16,7 @@
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 
-/* ---- undo (registered in journal/undo.c) ---- */
+/* ---- undo (listed in core/undo.c) ---- */
 
 /* Does a trigger file's text hold a trigger (a line not a comment)? */
 static bool has_trigger(const char *text)

@@ -31,4 +31,22 @@ mkdir -p "$work/full"
 	"$full" json >"$work/full/full-result.json"
 assert "full-result writes its three formats" [ $? = 0 ]
 assert_formats "full-result: three formats agree" "$work/full" full-result
+
+# Byte for byte what was recorded (tests/data/full-result/TRIGGER.FORMAT):
+# a change that should not alter a report does not. One that should
+# remakes them (tests/data/README) and says why in its commit.
+nr=0
+for f in "$top"/tests/data/full-result/*.*; do
+	b=$(basename "$f")
+	nr=$((nr + 1))
+	"$full" "${b##*.}" "${b%.*}" >"$work/full/recorded-$b"
+	if cmp -s "$f" "$work/full/recorded-$b"; then
+		ok "full-result ${b%.*} ${b##*.}: as recorded"
+	else
+		not_ok "full-result ${b%.*} ${b##*.}: as recorded" \
+			"$(diff "$f" "$work/full/recorded-$b" | head -20)"
+	fi
+done
+assert "every trigger's full-result is recorded in three formats ($nr)" \
+	[ "$nr" -ge 27 ]
 finish

@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A trigger is one file: the runner (common/core) and the report writers
-# (common/report) name no trigger, neither by its name nor by an
-# RR_TRIG_ constant; every trigger file has its line in RR_TRIGGERS
-# (trigger.h) and every line its file; --help lists every trigger.
+# A trigger is one file: the runner (common/core), the figures
+# (common/figure) and the report writers (common/report) name no
+# trigger, neither by its name nor by an RR_TRIG_ constant; every trigger
+# file has its line in RR_TRIGGERS (trigger.h) and every line its file;
+# --help lists every trigger. A figure is one file too: every fig_*.c
+# has its line in RR_FIGURES (figure.h) and every line its file, and no
+# report writer names a figure.
 # Needs no root and changes nothing.
 . "$(dirname "$0")/../lib/integration.sh"
 
@@ -38,12 +41,14 @@ named() {
 	re="$re|\\b($(IFS='|'; echo "${names[*]}"))\\b"
 	grep -n -i -E -H "$re" "$@"
 }
+# (an include names a module of mm/, as core/undo.c's do: not a trigger)
 mapfile -t hits < <(cd "$top" && named common/core/*.[ch] \
-		    common/report/*.[ch])
+		    common/figure/*.[ch] common/report/*.[ch] |
+		    grep -v ':#include "')
 if [ ${#hits[@]} -eq 0 ]; then
-	ok "the runner and the report writers name no trigger"
+	ok "the runner, the figures and the report writers name no trigger"
 else
-	not_ok "the runner and the report writers name no trigger" \
+	not_ok "the runner, the figures and the report writers name no trigger" \
 		"${hits[@]}"
 fi
 # the check itself: a writer that branched on a trigger is caught
@@ -66,4 +71,24 @@ choices=$(tr -s ' \n' ' ' <"$work/help" |
 	  tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ')
 want=$(printf '%s\n' auto "${names[@]}" | sort | tr '\n' ' ')
 assert "--trigger's help ends with every choice ($choices)" [ "$choices" = "$want" ]
+
+# The figures: X(name) lines of RR_FIGURES and their files
+fdir=$top/common/figure
+mapfile -t figs < <(sed -n 's/^\tX(\([a-z_]*\)).*/\1/p' "$fdir/figure.h")
+nfig=$(ls "$fdir"/fig_*.c | wc -l)
+missing=()
+for s in "${figs[@]}"; do
+	[ -e "$fdir/fig_$s.c" ] || missing+=("fig_$s.c")
+done
+for f in "$fdir"/fig_*.c; do
+	s=$(basename "$f" .c)
+	printf '%s\n' "${figs[@]}" | grep -qx "${s#fig_}" ||
+		missing+=("RR_FIGURES line for $s")
+done
+assert "RR_FIGURES has a line per figure file and a file per line (${#figs[@]})${missing:+ (missing: ${missing[*]})}" \
+	[ ${#figs[@]} = "$nfig" -a "$nfig" -ge 10 -a ${#missing[@]} = 0 ]
+mapfile -t hits < <(cd "$top" && grep -n -H -E 'rr_figure_[a-z]' \
+		    common/report/*.[ch])
+assert "the report writers name no figure${hits:+ (${hits[*]})}" \
+	[ ${#hits[@]} = 0 ]
 finish
