@@ -14,6 +14,7 @@
 #include "journal/journal.h"
 #include "lib/hooks.h"
 #include "lib/util.h"
+#include "measure/measure.h"
 #include "measure/meter.h"
 #include "measure/oracle.h"
 #include "mm/kmsg.h"

@@ -202,23 +202,6 @@ bool rr_victim_none(char *why, size_t len);
  * each named once (a KTAP and JSON name: [a-z0-9-])?
  */
 bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len);
-/*
- * What it declares it needs (kernel options, commands, KSM, a trigger
- * and a probe), before anything changes: false with the verdict set to
- * skip and the reason. Chooses res's trigger and probe.
- */
-bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res);
-/* The measuring body, run in the child (measure.c). */
-void rr_body(const struct rr_repro *r, struct rr_result *res);
-struct rr_trigger_ops;
-struct rr_meter_ops;
-/*
- * The same with the trigger and the meter given: rr_body() passes the
- * trigger chosen in res->trigger and the tracefs meter.
- */
-void rr_measure(const struct rr_repro *r, struct rr_result *res,
-		const struct rr_trigger_ops *trig,
-		const struct rr_meter_ops *meter);
 void rr_phase(struct rr_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -251,3 +251,46 @@ const char *rr_case_declared_what(const struct rr_repro *r,
 
 	return what ? what : c->what;
 }
+
+bool rr_repro_valid(const struct rr_repro *r, char *why, size_t len)
+{
+	int i, j, subjects = 0;
+
+	if (r->nr_cases < 2 || r->nr_cases > RR_MAX_CASES) {
+		snprintf(why, len, "%d cases: a subject and 1 to %d controls",
+			 r->nr_cases, RR_MAX_CASES - 1);
+		return false;
+	}
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case *c = &r->cases[i];
+		const char *n = c->name ? c->name : rr_page_type_name(c->type);
+
+		if (c->type >= RR_PT_MAX) {
+			snprintf(why, len, "case %d: no page type", i + 1);
+			return false;
+		}
+		subjects += c->role == RR_SUBJECT;
+		for (j = 0; j < i; j++) {
+			const struct rr_case *o = &r->cases[j];
+
+			if (!strcmp(n, o->name ? o->name :
+				    rr_page_type_name(o->type))) {
+				snprintf(why, len, "two cases named %s", n);
+				return false;
+			}
+		}
+		if (strlen(n) >= sizeof(((struct rr_case_result *)0)->name) ||
+		    strspn(n, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+		    strlen(n)) {
+			snprintf(why, len,
+				 "case name '%s': lower case letters, digits and '-', at most 23",
+				 n);
+			return false;
+		}
+	}
+	if (subjects != 1) {
+		snprintf(why, len, "%d subject cases: one is needed", subjects);
+		return false;
+	}
+	return true;
+}

@@ -35,3 +35,15 @@ void rr_phase(struct rr_result *res, const char *fmt, ...)
 	/* a test may hold the run here, for its signal (fault.h) */
 	rr_test_hold(res->phase);
 }
+
+bool rr_victim_none(char *why, size_t len)
+{
+	if (rr_cfg.victim == RR_VICTIM_AUTO)
+		rr_cfg.victim = RR_VICTIM_OFF;
+	if (rr_cfg.victim == RR_VICTIM_OFF)
+		return true;
+	snprintf(why, len,
+		 "--victim %s: this reproducer has no victim thread (its pattern has no rmap lock for one to wait on)",
+		 rr_victim_names[rr_cfg.victim]);
+	return false;
+}

@@ -15,8 +15,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/runner.h"
 #include "harness.h"
 #include "lib/util.h"
+#include "measure/measure.h"
 #include "measure/meter.h"
 #include "model/repro.h"
 #include "probe/bracket.h"
