@@ -521,6 +521,31 @@ void rr_evidence_compute(struct rr_result *r, const double *const *v,
 	}
 }
 
+/* Ran, measured by the probe, and no error. */
+static bool clean(const struct rr_case_result *c)
+{
+	return c->ran && c->latency.count && !c->error[0];
+}
+
+double rr_ratio_to_controls(const struct rr_result *r)
+{
+	const struct rr_case_result *s = rr_result_subject(r);
+	double cmax = -1;
+	int i;
+
+	if (!s || !clean(s) || !rr_judged(r, s)->count)
+		return -1;
+	for (i = 0; i < r->nr_cases; i++) {
+		const struct rr_case_result *c = &r->cases[i];
+		const struct rr_stats *st = rr_judged(r, c);
+
+		if (c->role == RR_CONTROL && clean(c) && st->count &&
+		    st->max > cmax)
+			cmax = st->max;
+	}
+	return cmax > 0 ? rr_judged(r, s)->max / cmax : -1;
+}
+
 const struct rr_case_result *rr_evidence_case(const struct rr_result *r)
 {
 	const struct rr_case_result *best = NULL;

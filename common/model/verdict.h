@@ -81,6 +81,13 @@ void rr_verdict_compute(struct rr_result *r);
  */
 void rr_evidence_compute(struct rr_result *r, const double *const *v,
 			 const size_t *n);
+/*
+ * The subject's largest judged figure over the largest of the controls
+ * that measured cleanly (ran, intervals, no error), over all runs: the
+ * ratio the rule bounds per run, for the whole run. < 0 where there is
+ * no such subject figure, no such control, or the controls' is 0.
+ */
+double rr_ratio_to_controls(const struct rr_result *r);
 /* The control the subject is nearest (the headline test), or NULL. */
 const struct rr_case_result *rr_evidence_case(const struct rr_result *r);
 /* The headline test in words ("" when none ran). */

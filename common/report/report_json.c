@@ -245,6 +245,7 @@ static void runs_and_rule(struct rr_json *j, const struct rr_result *r)
 	else
 		json_null(j, "runs_agreeing");
 	evidence(j, r);
+	rr_json_num_or_null(j, "ratio_to_controls", rr_ratio_to_controls(r), 6);
 	json_uint(j, "trace_buffer_kb", r->buffer_kb);
 	json_num(j, "threshold_ms", r->threshold_ms, 3);
 	json_num(j, "min_ratio", r->min_ratio, 3);
