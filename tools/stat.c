@@ -14,6 +14,11 @@
  * median(x) / median(y) and [lo, hi] its 95% bootstrap interval ("-" for
  * what is undefined); p_min is the smallest one-sided p these sample
  * sizes can give. KEY is a word without blanks.
+ *
+ * With --fit, it reads lines "KEY N x1 y1 .. xN yN" (a y of "nan": no
+ * figure) and prints "KEY slope points": the least-squares slope of
+ * log(y) on log(x) over the points with both positive (stats.h), "-"
+ * with fewer than two or one x; scripts/sweep's fit.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +27,7 @@
 #include "lib/hooks.h"
 #include "lib/opts.h"
 #include "lib/signif.h"
+#include "lib/stats.h"
 #include "lib/util.h"
 
 /* N numbers from the line at *p into a new array. */
@@ -57,6 +63,48 @@ static void num(double x)
 		printf(" %.6g", x);
 	else
 		printf(" -");
+}
+
+/* --fit: "KEY N x1 y1 .. xN yN" into "KEY slope points". */
+static int fit_one(char *line)
+{
+	char key[256], *p = line, *end;
+	double *xy, *x, *y, slope;
+	size_t n, i, used;
+	int got;
+
+	if (sscanf(p, "%255s%n", key, &got) != 1)
+		return 0;		/* a blank line */
+	p += got;
+	n = strtoull(p, &end, 10);
+	if (end == p || n > (1u << 20))
+		return -EINVAL;
+	p = end;
+	xy = malloc((2 * n + 1) * sizeof(*xy));
+	if (!xy)
+		return -ENOMEM;
+	x = xy;
+	y = xy + n;
+	for (i = 0; i < 2 * n; i++) {
+		double v = strtod(p, &end);
+
+		if (end == p) {
+			free(xy);
+			return -EINVAL;
+		}
+		p = end;
+		if (i % 2)
+			y[i / 2] = v;
+		else
+			x[i / 2] = v;
+	}
+	used = rr_loglog_slope(x, y, n, &slope);
+	if (slope == slope)
+		printf("%s %.12g %zu\n", key, slope, used);
+	else
+		printf("%s - %zu\n", key, used);
+	free(xy);
+	return 0;
 }
 
 static int one(char *line)
@@ -98,7 +146,12 @@ out:
 
 int main(int argc, char **argv)
 {
-	const struct rr_opt opts[] = { RR_OPT_END };
+	static bool fit;
+	const struct rr_opt opts[] = {
+		{ "fit", OPT_FLAG, &fit, NULL,
+		  "read 'KEY N x1 y1 .. xN yN' lines instead and print 'KEY slope points': the least-squares slope of log(y) on log(x) over the points with both positive (a y of nan is no figure), - with fewer than two or one x (scripts/sweep)" },
+		RR_OPT_END
+	};
 	const struct rr_opt *tables[] = { opts, NULL };
 	char err[256], *line = NULL;
 	size_t cap = 0;
@@ -110,7 +163,7 @@ int main(int argc, char **argv)
 		return ret;
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
-		rr_opts_help(stdout, "rmap-stat < LINES",
+		rr_opts_help(stdout, "rmap-stat [--fit] < LINES",
 			     "For each line 'KEY N x1 .. xN M y1 .. yM' on stdin, print 'KEY p_two p_greater p_less ratio lo hi method p_min': Mann-Whitney U of x against y (exact for small samples without ties, else the normal approximation with the tie and continuity corrections), and the ratio of the medians of x and y with its 95% bootstrap interval (1000 resamples, a fixed seed). scripts/compare uses it. Exit: 0, or 2 on a line it cannot read.",
 			     tables);
 		return 0;
@@ -120,7 +173,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	while (getline(&line, &cap, stdin) > 0) {
-		if (one(line)) {
+		if (fit ? fit_one(line) : one(line)) {
 			fprintf(stderr, "rmap-stat: cannot read: %.60s\n",
 				line);
 			bad = 1;

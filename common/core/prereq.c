@@ -54,32 +54,39 @@ static unsigned long long largest_pattern(const struct rr_repro *r)
  * bracket's tracepoints are missing, the counter polled in their stead
  * (--probe auto); --probe brackets or poll asks for one of them.
  */
-static int select_bracket(const struct rr_trigger_ops *to, int t,
-			  struct rr_result *res)
+static int select_bracket(int requested, const struct rr_trigger_ops *to,
+			  int t, struct rr_probe_setup *ps, char *why,
+			  size_t len)
 {
-	size_t len = sizeof(res->probe_why);
 	int tb = rr_trigger_bracket(t);
-	char w[sizeof(res->probe_why)];
+	char w[512];
 
-	if (rr_cfg.probe != RR_PROBE_AUTO)
-		return rr_probe_select(rr_cfg.probe, tb, &res->probe,
-				       res->probe_why, len);
-	if (!rr_probe_select(RR_PROBE_BRACKETS, tb, &res->probe, w,
-			     sizeof(w))) {
-		snprintf(res->probe_why, len,
+	if (requested != RR_PROBE_AUTO)
+		return rr_probe_select(requested, tb, ps, why, len);
+	if (!rr_probe_select(RR_PROBE_BRACKETS, tb, ps, w, sizeof(w))) {
+		snprintf(why, len,
 			 "trigger %s has no rmap walk to time: its bracket is the probe",
 			 to->name);
 		return 0;
 	}
-	if (!rr_probe_select(RR_PROBE_POLL, tb, &res->probe, res->probe_why,
-			     len)) {
-		snprintf(res->probe_why, len,
+	if (!rr_probe_select(RR_PROBE_POLL, tb, ps, why, len)) {
+		snprintf(why, len,
 			 "trigger %s has no rmap walk to time and its bracket is unavailable (%s): the kernel counter standing in for it is polled",
 			 to->name, w);
 		return 0;
 	}
-	snprintf(res->probe_why, len, "%s", w);
+	snprintf(why, len, "%s", w);
 	return -ENODEV;
+}
+
+int rr_probe_for_trigger(int requested, int t, struct rr_probe_setup *ps,
+			 char *why, size_t len)
+{
+	const struct rr_trigger_ops *to = rr_trigger_get(t);
+
+	if (to->bracket_only)
+		return select_bracket(requested, to, t, ps, why, len);
+	return rr_probe_select(requested, rr_trigger_bracket(t), ps, why, len);
 }
 
 /* Prerequisites (repro.h). */
@@ -126,9 +133,8 @@ bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res)
 			       rr_probe_names[rr_cfg.probe], to->name);
 		return false;
 	}
-	if (to->bracket_only ? select_bracket(to, t, res) :
-	    rr_probe_select(rr_cfg.probe, rr_trigger_bracket(t), &res->probe,
-			    res->probe_why, sizeof(res->probe_why))) {
+	if (rr_probe_for_trigger(rr_cfg.probe, t, &res->probe, res->probe_why,
+				 sizeof(res->probe_why))) {
 		rr_set_verdict(res, RR_SKIP, "%s", res->probe_why);
 		return false;
 	}

@@ -12,6 +12,7 @@
 
 #include "model/repro.h"
 #include "model/result.h"
+#include "probe/probe.h"
 
 /*
  * Parse and check the options: true to go on; false with the exit code
@@ -33,6 +34,15 @@ void rr_command_line(struct rr_result *res, int argc, char **argv);
  * skip and the reason. Chooses res's trigger and probe.
  */
 bool rr_prerequisites(const struct rr_repro *r, struct rr_result *res);
+/*
+ * The probe a run of trigger t takes with --probe requested (auto: the
+ * best this kernel offers; a trigger with no rmap walk: its bracket, or
+ * the counter polled in its stead): 0 with ps set and why it was chosen
+ * over better ones, or a negative errno with why none can be had.
+ * rmap-probes --json gives auto's choice for every trigger.
+ */
+int rr_probe_for_trigger(int requested, int t, struct rr_probe_setup *ps,
+			 char *why, size_t len);
 /* A KSM case, or KSM itself is what it measures (uses_ksm). */
 bool rr_repro_has_ksm(const struct rr_repro *r);
 /*

@@ -123,3 +123,32 @@ void rr_stats_compute(const double *v, size_t n, struct rr_stats *st)
 	st->p99 = rank(sorted, n, 99);
 	free(sorted);
 }
+
+size_t rr_loglog_slope(const double *x, const double *y, size_t n,
+		       double *slope)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0;
+	size_t i, used = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !(y[i] > 0))
+			continue;
+		mx += log(x[i]);
+		my += log(y[i]);
+		used++;
+	}
+	*slope = NAN;
+	if (used < 2)
+		return used;
+	mx /= used;
+	my /= used;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !(y[i] > 0))
+			continue;
+		sxx += (log(x[i]) - mx) * (log(x[i]) - mx);
+		sxy += (log(x[i]) - mx) * (log(y[i]) - my);
+	}
+	if (sxx > 0)
+		*slope = sxy / sxx;
+	return used;
+}

@@ -32,6 +32,14 @@ void rr_stats_compute(const double *v, size_t n, struct rr_stats *st);
 int rr_hist_bucket(double ms);
 /* Bounds of bucket b in microseconds. */
 void rr_hist_bounds(int b, double *lo_us, double *hi_us);
+/*
+ * The least-squares slope of log(y) on log(x), over the points with both
+ * positive (a NaN y is left out): how a latency grows with a pattern's
+ * size (scripts/sweep, through rmap-stat --fit). Returns the points used;
+ * *slope is NaN with fewer than two, or with one x.
+ */
+size_t rr_loglog_slope(const double *x, const double *y, size_t n,
+		       double *slope);
 /* A bucket in words: "[128 ms, 256 ms)" */
 void rr_hist_label(int b, char *buf, size_t size);
 

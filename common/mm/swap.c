@@ -453,3 +453,25 @@ const struct journal_undo rr_undo_zram = {
 const struct journal_undo rr_undo_module = {
 	J_MODULE, undo_module_rec, check_module, EBUSY
 };
+
+void rr_swaps_text(char *buf, size_t size)
+{
+	char line[512], dev[256], type[32];
+	unsigned long long kib, used;
+	FILE *f = fopen("/proc/swaps", "re");
+	size_t o = 0;
+	int prio;
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f) && o < size) {
+		if (sscanf(line, "%255s %31s %llu %llu %d", dev, type, &kib,
+			   &used, &prio) != 5)
+			continue;
+		o += snprintf(buf + o, size - o, "%s%s (%llu KiB, %llu used)",
+			      o ? "; " : "", dev, kib, used);
+	}
+	if (f)
+		fclose(f);
+	if (!buf[0])
+		snprintf(buf, size, "none");
+}

@@ -37,6 +37,8 @@ int rr_swap_ensure(struct rr_swap *s, unsigned long long mb, char *why,
 		   size_t len);
 /* One line for the report: "/dev/zram1 (zram, 256 MiB, created)". */
 void rr_swap_describe(const struct rr_swap *s, char *buf, size_t size);
+/* /proc/swaps in a line: "DEV (N KiB, M used); ...", or "none". */
+void rr_swaps_text(char *buf, size_t size);
 
 /* Its kinds of journal record, and their undo handlers (core/undo.c). */
 #define J_SWAPON	"swapon"	/* device */

@@ -223,3 +223,49 @@ int rr_kconfig(const char *name, char *val, size_t size)
 	}
 	return 0;
 }
+
+void rr_cpu_model(char *buf, size_t size)
+{
+	char line[512], *v;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(v = strchr(line, ':')))
+			continue;
+		v += strspn(v + 1, " \t") + 1;
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, size, "%s", v);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+int rr_kconfig_unset(const char *fragment, char *buf, size_t size)
+{
+	char line[256], name[128], val[64];
+	FILE *f = fopen(fragment, "re");
+	size_t o = 0;
+	int ret;
+
+	if (!f)
+		return -errno;
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "CONFIG_%127[A-Z0-9_]", name) != 1)
+			continue;
+		ret = rr_kconfig(name, val, sizeof(val));
+		if (ret < 0) {
+			fclose(f);
+			return ret;
+		}
+		if (ret && (!strcmp(val, "y") || !strcmp(val, "m")))
+			continue;
+		if (o < size)
+			o += snprintf(buf + o, size - o, "%sCONFIG_%s",
+				      o ? " " : "", name);
+	}
+	fclose(f);
+	return 0;
+}

@@ -63,6 +63,16 @@ const char *rr_kconfig_missing(const char *const *names);
 /* Test hook: read the config from this (possibly gzipped) file. */
 void rr_kconfig_set_source(const char *path);
 
+/*
+ * The options a config fragment (configs/kernel.config) names that this
+ * kernel does not set to y or m, "CONFIG_A CONFIG_B" ("" when it sets
+ * them all): 0, or -ENOENT when no config is readable, -errno when the
+ * fragment is not.
+ */
+int rr_kconfig_unset(const char *fragment, char *buf, size_t size);
+/* /proc/cpuinfo's first "model name" ("" where it has none). */
+void rr_cpu_model(char *buf, size_t size);
+
 int rr_numa_nodes(void);
 bool rr_numa_node_exists(unsigned long long node);
 

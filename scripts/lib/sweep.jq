@@ -1,22 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/sweep's arithmetic and drawing (jq -L scripts/lib,
-# include "sweep";): the sweep's JSON from run-all's results, the
-# least-squares fit of log(latency) on log(value), the text table, an
-# ASCII log-log plot, and gnuplot's data. Tested on docs/sample-sweep by
-# tests/noroot/jq.sh.
+# scripts/sweep's data and drawing (jq -L scripts/lib,
+# include "sweep";): the sweep's JSON from run-all's results, the points
+# rmap-stat --fit fits (the least-squares slope of log(latency) on
+# log(value) is the suite's C, lib/stats.c) and their slopes put back,
+# the text table, an ASCII log-log plot, and gnuplot's data. Tested on
+# docs/sample-sweep by tests/noroot/jq.sh.
 include "text";
-
-# The least-squares slope of log(y) on log(x) over [x, y] points with
-# both positive; null with fewer than two such points or one x.
-def fit($pts): [$pts[] | select(.[0] > 0 and .[1] != null and .[1] > 0)
-		| [(.[0] | log), (.[1] | log)]] as $l
-	| ($l | length) as $n
-	| if $n < 2 then null else
-	  ([$l[][0]] | add / $n) as $mx | ([$l[][1]] | add / $n) as $my
-	  | ([$l[] | (.[0] - $mx) * (.[0] - $mx)] | add) as $sxx
-	  | if $sxx == 0 then null else
-	    ([$l[] | (.[0] - $mx) * (.[1] - $my)] | add) / $sxx end end;
 
 # A slope in words.
 def words: if . == null then "too few points to fit"
@@ -54,10 +44,25 @@ def sweep_of($param; $vals; $labels; $only):
 				  victim_alone_per_s: .c.victim_rate.alone_per_s?,
 				  victim_during_per_s:
 					.c.victim_rate.during_firings_per_s?}]}
-	     | .slope = {max: fit([.points[] | [.value, .max_ms]]),
-			 p50: fit([.points[] | [.value, .p50_ms]])}
-	     | .growth = {max: (.slope.max | words),
-			  p50: (.slope.p50 | words)}]};
+	     | .slope = {max: null, p50: null}]};
+
+# rmap-stat --fit's input: "CASE.FIGURE N x1 y1 .. xN yN" per case and
+# figure (max, p50), "nan" for a point without a figure.
+def fit_lines:
+	.cases | to_entries[] | .key as $i | .value.points as $p
+	| ("max", "p50") as $f
+	| "\($i).\($f) \($p | length) \([$p[] | "\(.value) \(.["\($f)_ms"] // "nan")"]
+				       | join(" "))";
+
+# The slopes rmap-stat --fit printed ("CASE.FIGURE slope points", "-":
+# none), and each in words.
+def with_slopes($fits):
+	reduce ($fits | split("\n")[] | select(length > 0) | split(" ")) as $l
+	  (.; ($l[0] | split(".")) as $k
+	      | .cases[$k[0] | tonumber].slope[$k[1]] =
+		(if $l[1] == "-" then null else $l[1] | tonumber end))
+	| .cases[] |= (.growth = {max: (.slope.max | words),
+				  p50: (.slope.p50 | words)});
 
 # sweep.txt's table, the fit in words and the probe, 72 columns.
 def sweep_table:

@@ -142,44 +142,32 @@ mem_nodes() {
 	echo $n
 }
 
-# A memory cgroup controller (v1 mount, or v2 offering it) and swap, or
-# zram to make some.
+# Can the reclaim trigger run here (a memory cgroup controller and swap,
+# or zram to make some)? The suite's own answer (trigger_reclaim.c).
 reclaim_possible() {
-	{ awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { f = 1 }
-	       END { exit !f }' /proc/self/mountinfo ||
-	  grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; } &&
-	{ [ "$(wc -l </proc/swaps)" -gt 1 ] ||
-	  [ -e /sys/class/zram-control/hot_add ] ||
-	  modinfo zram >/dev/null 2>&1; }
+	probes_json | jq -e '.choice.available.reclaim == true' >/dev/null
 }
 
-# kconfig NAME: the running kernel's CONFIG_NAME value (y, m, ...), from
-# /proc/config.gz or /boot/config-RELEASE; empty when unset or unknown.
+# kconfig NAME: the running kernel's CONFIG_NAME value (y, m, ...) among
+# the options the reports carry (mm/sysinfo.c); empty when unset or
+# unknown.
 kconfig() {
-	local f=/boot/config-$(uname -r)
-
-	{ if [ -r /proc/config.gz ]; then zcat /proc/config.gz
-	  elif [ -r "$f" ]; then cat "$f"; fi; } 2>/dev/null |
-		sed -n "s/^CONFIG_$1=//p"
+	probes_json | jq -r --arg n "$1" '.system.config // "" | split(" ")[]
+		| select(startswith($n + "=")) | ltrimstr($n + "=")
+		| select(. != "n")'
 }
 
-# Soft offline, and a way to give the retired frames back.
+# Soft offline, and a way to give the retired frames back: the suite's
+# own answer (trigger_soft_offline.c).
 soft_offline_possible() {
-	[ "$(kconfig MEMORY_FAILURE)" = y ] && [ -r /proc/kpageflags ] &&
-	{ [ -e /sys/kernel/debug/hwpoison/unpoison-pfn ] ||
-	  [ "$(kconfig HWPOISON_INJECT)" = y ] ||
-	  modprobe -n -q hwpoison_inject 2>/dev/null; }
+	probes_json | jq -e '.choice.available["soft-offline"] == true' \
+		>/dev/null
 }
 
-# The trigger --trigger auto must choose on this machine.
+# The trigger --trigger auto must choose on this machine: the suite's C
+# answers once (rmap-probes --json), the runs must agree with it.
 expected_trigger() {
-	if [ "$(mem_nodes)" -ge 2 ]; then
-		echo migrate
-	elif reclaim_possible; then
-		echo reclaim
-	else
-		echo compact
-	fi
+	probes_json | jq -r '.choice.trigger // "none"'
 }
 
 # Is the walk-level probe NAME available on this kernel?
@@ -198,6 +186,11 @@ probe_offered() {
 expected_probe() {
 	local p want=$1 trigger=$2
 
+	# auto: the suite's own choice for the trigger (rmap-probes --json)
+	if [ "$want" = auto ]; then
+		probes_json | jq -er --arg t "$trigger" '.choice.probes[$t] // empty'
+		return
+	fi
 	for p in rmap-tp funcgraph kprobe brackets; do
 		[ "$want" = auto ] || [ "$want" = "$p" ] || continue
 		probe_offered "$p" || continue

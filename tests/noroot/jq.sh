@@ -17,23 +17,29 @@ jqs() {
 	jq -L "$lib" "$@"
 }
 
-# fit: the least-squares slope of log(y) on log(x)
-got=$(jqs -n 'include "sweep"; [fit([[1, 2], [10, 20], [100, 200]]),
-	fit([[1, 3], [10, 3], [1000, 3]]), fit([[5, 5]]), fit([[5, 1], [5, 2]]),
-	fit([[1, 1], [10, null], [100, 1000]])] | map(if . == null then null
-	else . * 1e9 | round / 1e9 end)' | tr -d ' \n')
-assert "fit: slope 1 for a line, 0 for a constant, null for one point or one x, nulls left out ($got)" \
-	[ "$got" = "[1,0,null,null,1.5]" ]
+# the fit: rmap-stat --fit (lib/stats.c) on the lines fit_lines makes,
+# put back by with_slopes (a case's max and p50, "-" for no slope)
+stat=$top/build/bin/rmap-stat
+fits=$(printf '%s\n' 'line 3 1 2 10 20 100 200' 'flat 3 1 3 10 3 1000 3' \
+	'one 1 5 5' 'one-x 2 5 1 5 2' 'gap 3 1 1 10 nan 100 1000' |
+	"$stat" --fit | tr '\n' '/')
+assert "rmap-stat --fit: slope 1 for a line, 0 for a constant, none for one point or one x, a missing figure left out ($fits)" \
+	[ "$fits" = "line 1 3/flat 0 3/one - 1/one-x - 2/gap 1.5 2/" ]
 got=$(jqs -rn 'include "sweep"; [null, 0.1, 0.5, 1, 2] | map(words) | join("/")')
 assert "words: the slope in words" \
 	[ "$got" = "too few points to fit/flat/grows sublinearly/grows linearly/grows faster than linearly" ]
 
-# on the sample sweep: the recorded slopes are the fit of its points
-assert_jq "sweep sample: each case's recorded slopes are fit() of its points, and its words" \
-	"$sw" 'include "sweep"; all(.cases[];
-	    ((fit([.points[] | [.value, .max_ms]]) - .slope.max) | fabs) < 1e-9
-	    and ((fit([.points[] | [.value, .p50_ms]]) - .slope.p50) | fabs) < 1e-9
-	    and (.slope.max | words) == .growth.max)' -L "$lib"
+# on the sample sweep: the recorded slopes are rmap-stat's fit of its
+# points, and their words
+jqs -r 'include "sweep"; fit_lines' "$sw" | "$stat" --fit >"$work/fits"
+jqs --rawfile fits "$work/fits" 'include "sweep";
+	del(.cases[].slope, .cases[].growth) | with_slopes($fits)' "$sw" \
+	>"$work/refit.json"
+assert_jq "sweep sample: each case's recorded slopes are rmap-stat --fit of its points, and its words" \
+	<(jq -s . "$sw" "$work/refit.json") '.[0].cases as $a | .[1].cases as $b
+	| all(range($a | length); ($a[.].slope.max - $b[.].slope.max | fabs) < 1e-9
+	      and ($a[.].slope.p50 - $b[.].slope.p50 | fabs) < 1e-9
+	      and $a[.].growth == $b[.].growth)'
 jqs -r 'include "sweep"; sweep_table, ascii_plot' "$sw" >"$work/sweep.txt"
 assert "sweep sample: sweep_table and ascii_plot give docs/sample-sweep/sweep.txt" \
 	diff "$work/sweep.txt" <(grep -v '^(no sweep.png' "$top/docs/sample-sweep/sweep.txt")

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Statistics: nearest-rank percentiles, mean, log2 histogram. */
+#include <math.h>
+
 #include "harness.h"
 #include "lib/stats.h"
 
@@ -99,6 +101,30 @@ static void test_samples_grow(void)
 	CHECK_EQ(s.n, 0);
 }
 
+/* scripts/sweep's fit: log(y) on log(x), over the positive points. */
+static void test_loglog_slope(void)
+{
+	const double x[] = { 1, 10, 100 }, line[] = { 2, 20, 200 };
+	const double flat[] = { 3, 3, 3 }, gap[] = { 1, NAN, 1000 };
+	const double same_x[] = { 5, 5 }, two[] = { 1, 2 };
+	double s;
+
+	CHECK_EQ(rr_loglog_slope(x, line, 3, &s), 3);
+	CHECK_NEAR(s, 1.0, 1e-12);
+	CHECK_EQ(rr_loglog_slope(x, flat, 3, &s), 3);
+	CHECK_NEAR(s, 0.0, 1e-12);
+	CHECK_EQ(rr_loglog_slope(x, gap, 3, &s), 2);
+	CHECK_NEAR(s, 1.5, 1e-12);
+	CHECK_EQ(rr_loglog_slope(x, line, 1, &s), 1);
+	CHECK(isnan(s));
+	CHECK_EQ(rr_loglog_slope(same_x, two, 2, &s), 2);
+	CHECK(isnan(s));
+	/* a zero or negative figure has no logarithm: left out */
+	CHECK_EQ(rr_loglog_slope((const double[]){ 0, 10, 100 }, line, 3, &s),
+		 2);
+	CHECK_NEAR(s, 1.0, 1e-12);
+}
+
 TEST_MAIN(T(test_empty), T(test_one_to_hundred),
 	  T(test_nearest_rank_small), T(test_single),
-	  T(test_histogram), T(test_samples_grow))
+	  T(test_histogram), T(test_samples_grow), T(test_loglog_slope))
