@@ -20,20 +20,6 @@ static void cost_text(const struct rr_result *r,
 		 c->passes[RR_PASS_BARE]);
 }
 
-static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
-{
-	rr_fig_per_case(f, r, field, "Cost", cost_text);
-}
-
-static void ktap(FILE *f, const struct rr_result *r,
-		 const struct rr_case_result *c)
-{
-	char buf[768];
-
-	cost_text(r, c, buf, sizeof(buf));
-	rr_fig_diag(f, c->name, "probe cost: ", buf);
-}
-
 static void json(struct rr_json *j, const struct rr_result *r,
 		 const struct rr_case_result *c)
 {
@@ -60,8 +46,9 @@ static const char *const keys[] = { "probe_cost", NULL };
 const struct rr_figure rr_figure_cost = {
 	.name = "cost",
 	.keys = keys,
-	.text = text,
-	.ktap = ktap,
+	.sentence = cost_text,
+	.label = "Cost",
+	.ktap_what = "probe cost: ",
 	.json = json,
 	.example = example,
 };

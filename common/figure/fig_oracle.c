@@ -22,11 +22,6 @@ static void oracle_text(const struct rr_result *r,
 		 o->reason);
 }
 
-static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
-{
-	rr_fig_per_case(f, r, field, "Oracle", oracle_text);
-}
-
 static void ktap(FILE *f, const struct rr_result *r,
 		 const struct rr_case_result *c)
 {
@@ -68,7 +63,8 @@ static const char *const keys[] = { "oracle", NULL };
 const struct rr_figure rr_figure_oracle = {
 	.name = "oracle",
 	.keys = keys,
-	.text = text,
+	.sentence = oracle_text,
+	.label = "Oracle",
 	.ktap = ktap,
 	.json = json,
 	.example = example,

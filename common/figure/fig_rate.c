@@ -44,20 +44,6 @@ static void table(FILE *f, const struct rr_result *r)
 	rr_fig_stats_table(f, r, alone_of, NULL, NULL);
 }
 
-static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
-{
-	rr_fig_per_case(f, r, field, "Rate", rate_text);
-}
-
-static void ktap(FILE *f, const struct rr_result *r,
-		 const struct rr_case_result *c)
-{
-	char buf[768];
-
-	rate_text(r, c, buf, sizeof(buf));
-	rr_fig_diag(f, c->name, "victim rate: ", buf);
-}
-
 static void json(struct rr_json *j, const struct rr_result *r,
 		 const struct rr_case_result *c)
 {
@@ -97,9 +83,10 @@ static const char *const keys[] = { "victim_alone_ms", "victim_rate", NULL };
 const struct rr_figure rr_figure_rate = {
 	.name = "rate",
 	.keys = keys,
+	.sentence = rate_text,
+	.label = "Rate",
+	.ktap_what = "victim rate: ",
 	.table = table,
-	.text = text,
-	.ktap = ktap,
 	.json = json,
 	.example = example,
 };

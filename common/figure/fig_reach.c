@@ -34,11 +34,6 @@ static void line_text(const struct rr_result *r,
 		 c->lost_events ? "; EVENTS LOST: figures incomplete" : "");
 }
 
-static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
-{
-	rr_fig_per_case(f, r, field, "Reach", line_text);
-}
-
 static void json(struct rr_json *j, const struct rr_result *r,
 		 const struct rr_case_result *c)
 {
@@ -60,6 +55,7 @@ static const char *const keys[] = { "reach", NULL };
 const struct rr_figure rr_figure_reach = {
 	.name = "reach",
 	.keys = keys,
-	.text = text,
+	.sentence = line_text,
+	.label = "Reach",
 	.json = json,
 };

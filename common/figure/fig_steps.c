@@ -133,15 +133,6 @@ static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
 		iter_how(f, r, field);
 }
 
-static void ktap(FILE *f, const struct rr_result *r,
-		 const struct rr_case_result *c)
-{
-	char buf[768];
-
-	iter_text(r, c, buf, sizeof(buf));
-	rr_fig_diag(f, c->name, "", buf);
-}
-
 /* The steps by caller (iters.h), or null where not counted. */
 static void by_caller(struct rr_json *j, const struct rr_iter_callers *cl)
 {
@@ -265,8 +256,9 @@ static const char *const keys[] = { "iterations", NULL };
 const struct rr_figure rr_figure_steps = {
 	.name = "steps",
 	.keys = keys,
+	.sentence = iter_text,
+	.ktap_what = "",
 	.text = text,
-	.ktap = ktap,
 	.json = json,
 	.example = example,
 };

@@ -37,20 +37,6 @@ static void visits_text(const struct rr_result *r,
 		 share * 100, c->vmas, steps);
 }
 
-static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
-{
-	rr_fig_per_case(f, r, field, "Visits", visits_text);
-}
-
-static void ktap(FILE *f, const struct rr_result *r,
-		 const struct rr_case_result *c)
-{
-	char buf[512];
-
-	visits_text(r, c, buf, sizeof(buf));
-	rr_fig_diag(f, c->name, "visits: ", buf);
-}
-
 static void json(struct rr_json *j, const struct rr_result *r,
 		 const struct rr_case_result *c)
 {
@@ -76,7 +62,8 @@ static const char *const keys[] = { "vmas_stepped", NULL };
 const struct rr_figure rr_figure_visits = {
 	.name = "visits",
 	.keys = keys,
-	.text = text,
-	.ktap = ktap,
+	.sentence = visits_text,
+	.label = "Visits",
+	.ktap_what = "visits: ",
 	.json = json,
 };

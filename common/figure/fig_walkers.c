@@ -24,20 +24,6 @@ static void walkers_text(const struct rr_result *r,
 			 " (intervals by task; the reproducer's own are left out of the figures)");
 }
 
-static void text(FILE *f, const struct rr_result *r, rr_field_fn *field)
-{
-	rr_fig_per_case(f, r, field, "Walkers", walkers_text);
-}
-
-static void ktap(FILE *f, const struct rr_result *r,
-		 const struct rr_case_result *c)
-{
-	char buf[768];
-
-	walkers_text(r, c, buf, sizeof(buf));
-	rr_fig_diag(f, c->name, "walkers: ", buf);
-}
-
 static void json(struct rr_json *j, const struct rr_result *r,
 		 const struct rr_case_result *c)
 {
@@ -65,8 +51,9 @@ static const char *const keys[] = { "walkers", NULL };
 const struct rr_figure rr_figure_walkers = {
 	.name = "walkers",
 	.keys = keys,
-	.text = text,
-	.ktap = ktap,
+	.sentence = walkers_text,
+	.label = "Walkers",
+	.ktap_what = "walkers: ",
 	.json = json,
 	.example = example,
 };

@@ -13,6 +13,28 @@ const struct rr_figure *const rr_figures[] = {
 	NULL
 };
 
+void rr_fig_text(const struct rr_figure *fig, FILE *f,
+		 const struct rr_result *r, rr_field_fn *field)
+{
+	if (fig->text)
+		fig->text(f, r, field);
+	else if (fig->sentence && fig->label)
+		rr_fig_per_case(f, r, field, fig->label, fig->sentence);
+}
+
+void rr_fig_ktap(const struct rr_figure *fig, FILE *f,
+		 const struct rr_result *r, const struct rr_case_result *c)
+{
+	char buf[768];
+
+	if (fig->ktap) {
+		fig->ktap(f, r, c);
+	} else if (fig->sentence && fig->ktap_what) {
+		fig->sentence(r, c, buf, sizeof(buf));
+		rr_fig_diag(f, c->name, fig->ktap_what, buf);
+	}
+}
+
 void rr_fig_per_case(FILE *f, const struct rr_result *r, rr_field_fn *field,
 		     const char *label, rr_case_text_fn *text)
 {

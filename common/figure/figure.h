@@ -19,8 +19,17 @@
 
 struct rr_json;
 
+/* A sentence of case c ("" where the figure has none for it). */
+typedef void rr_case_text_fn(const struct rr_result *r,
+			     const struct rr_case_result *c, char *buf,
+			     size_t size);
+
 /*
  * Every hook may be NULL: a figure need not appear in every format.
+ *
+ * The simple form, one sentence per case: sentence() gives it, the text
+ * writes it under label ("Label    case: sentence", where text is NULL)
+ * and KTAP after "    # NAME: " and ktap_what (where ktap is NULL).
  *
  * table: its table in the text report's block of tables.
  * text: its block of lines in the text report's case lines, through
@@ -38,6 +47,8 @@ struct rr_json;
 struct rr_figure {
 	const char *name;
 	const char *const *keys;
+	rr_case_text_fn *sentence;
+	const char *label, *ktap_what;
 	void (*table)(FILE *f, const struct rr_result *r);
 	void (*text)(FILE *f, const struct rr_result *r, rr_field_fn *field);
 	void (*ktap)(FILE *f, const struct rr_result *r,
@@ -79,10 +90,13 @@ extern const struct rr_figure *const rr_figures[];
 #define rr_for_each_figure(i, fig) \
 	for ((i) = 0; ((fig) = rr_figures[i]); (i)++)
 
+/* A figure's text block, and its KTAP lines of case c (either form). */
+void rr_fig_text(const struct rr_figure *fig, FILE *f,
+		 const struct rr_result *r, rr_field_fn *field);
+void rr_fig_ktap(const struct rr_figure *fig, FILE *f,
+		 const struct rr_result *r, const struct rr_case_result *c);
+
 /* Sentence builders shared by the figures. */
-typedef void rr_case_text_fn(const struct rr_result *r,
-			     const struct rr_case_result *c, char *buf,
-			     size_t size);
 /* One "case: sentence" line per case that has one, under a label. */
 void rr_fig_per_case(FILE *f, const struct rr_result *r, rr_field_fn *field,
 		     const char *label, rr_case_text_fn *text);

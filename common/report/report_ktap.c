@@ -82,8 +82,8 @@ static void figure_lines(FILE *f, const struct rr_result *r,
 	int i;
 
 	rr_for_each_figure(i, fig)
-		if (fig->ktap && fig->ktap_first == first)
-			fig->ktap(f, r, c);
+		if (fig->ktap_first == first)
+			rr_fig_ktap(fig, f, r, c);
 }
 
 /* The figures of a case that measured something. */

@@ -245,8 +245,7 @@ static void case_lines(FILE *f, const struct rr_result *r)
 	int i;
 
 	rr_for_each_figure(i, fig)
-		if (fig->text)
-			fig->text(f, r, field);
+		rr_fig_text(fig, f, r, field);
 }
 
 /* The Timing and Safety lines. */

@@ -39,7 +39,7 @@ static void write_case(const struct rr_result *r, bool as_json, char *buf,
 		json_obj_end(&j);
 		json_finish(&j);
 	} else {
-		rr_figure_visits.ktap(f, r, &r->cases[0]);
+		rr_fig_ktap(&rr_figure_visits, f, r, &r->cases[0]);
 	}
 	fclose(f);
 	snprintf(buf, size, "%s", out);
