@@ -81,7 +81,13 @@ assert_jq "the OOM killer did not run" "$j" \
 assert_jq "the journal was replayed without failure" "$j" \
 	"$r.safety.restore_ran and $r.safety.restore_failures == 0 and $r.safety.restored_changes > 0"
 assert_jq "results.json carries the kernel and what it offers (rmap-probes)" \
-	"$j" ".system.kernel.release == \"$(uname -r)\" and .system.probes == $(probes_json)"
+	"$j" ".system.kernel.release == \"$(uname -r)\" and .system.probes == $(probes_json | jq -c 'del(.system, .choice)')"
+# the facts run-all copies from rmap-probes --json (mm/sysinfo.c), as
+# this shell reads them
+assert_jq "results.json's system facts are the machine's (MemTotal, CPUs, swaps)" \
+	"$j" ".system.mem_kb == $(awk '/^MemTotal/ { print $2 }' /proc/meminfo) and
+	      .system.cpus == $(nproc) and
+	      .system.thp == \"$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)\""
 assert_formats "text, KTAP and JSON agree (verdict, counts, maxima)" \
 	"$out/parts" $name
 assert "run-all's KTAP holds the reproducer's result as test 1" \

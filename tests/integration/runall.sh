@@ -21,9 +21,12 @@ cp -r "$top/scripts/run-all" "$top/scripts/lib" "$fake/scripts/"
 touch "$fake/reproducers/fa.c" "$fake/reproducers/fb.c"
 printf -- '--runs 1\n[fa]\n--pages 10\n' >"$fake/configs/quick.preset"
 cp "$fake/configs/quick.preset" "$fake/configs/default.preset"
+# run-all takes the machine's facts from rmap-probes --json's system
 cat >"$fake/build/test/bin/rmap-probes" <<'EOF'
 #!/bin/bash
-[ "${1:-}" = --json ] && echo '{"rmap-tp": false}' || echo "rmap-tp no"
+[ "${1:-}" = --json ] &&
+	echo "{\"rmap-tp\": false, \"system\": {\"release\": \"$(uname -r)\", \"cpus\": 2, \"mem_kb\": 1048576}}" ||
+	echo "rmap-tp no"
 EOF
 # A reproducer: FAKE_<name>="exit code" (default 0), FAKE_SLOW=seconds
 # before it ends, FAKE_MARK=a file it writes once its "restore" is done
