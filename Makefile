@@ -52,11 +52,25 @@ HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
 TTOOL_SRC := $(wildcard tests/tools/*.c)
 TTOOLS := $(TTOOL_SRC:tests/tools/%.c=$(B)/tests/tools/%)
 
+# kbuild's quiet build: one "  CC      file" line per step, the commands
+# themselves with make V=1, nothing at all with make -s.
+ifeq ($(V),1)
+Q :=
+msg = @:
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+Q := @
+msg = @:
+else
+Q := @
+msg = @printf '  %-7s %s\n'
+endif
+
 all: $(REPROS) $(TOOLS) $(TEST_BINS) $(UNITS) $(HELPERS) $(TTOOLS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(msg) CC $<
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Rewritten only when the version changes, so that a build is not redone.
 $(B)/version.h: FORCE
@@ -69,41 +83,50 @@ $(B)/common/mm/sysinfo.o: $(B)/version.h
 # Made afresh: ar would keep the members of files since moved or removed.
 $(B)/libcommon.a: $(COMMON_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(msg) AR $@
+	$(Q)ar rcs $@ $^
 
 $(TEST_HOOKS): $(HOOKS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DRR_TEST_BUILD $(DEPFLAGS) -c -o $@ $<
+	$(msg) CC $< "(test hooks)"
+	$(Q)$(CC) $(CFLAGS) -DRR_TEST_BUILD $(DEPFLAGS) -c -o $@ $<
 
 $(B)/bin/%: $(B)/reproducers/%.o $(USER_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(msg) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/bin/rmap-%: $(B)/tools/%.o $(USER_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(msg) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The same programs with the test hooks: what the tests run.
 $(B)/test/bin/%: $(B)/reproducers/%.o $(TEST_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(msg) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test/bin/rmap-%: $(B)/tools/%.o $(TEST_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(msg) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/tests/unit/%.o $(TEST_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(msg) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(TEST_HOOKS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(msg) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Stand-ins the integration tests start (a user's KSM process, ...).
 $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) -o $@ $<
+	$(msg) CC $<
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -o $@ $<
 
 deps:
 	scripts/install-deps
@@ -116,7 +139,7 @@ deps-vm:
 # run-all exits 1 when a pathology was reproduced and 4 when all skipped:
 # both are results, not failures of the run.
 run: deps
-	$(MAKE) all
+	@$(MAKE) --no-print-directory all
 	@scripts/run-all --preset default; rc=$$?; \
 	[ $$rc -eq 0 ] || [ $$rc -eq 1 ] || [ $$rc -eq 4 ]
 
