@@ -521,6 +521,12 @@ void rr_evidence_compute(struct rr_result *r, const double *const *v,
 	}
 }
 
+bool rr_measured_only(const struct rr_result *r)
+{
+	return r->policy == RR_POLICY_BENCHMARK && !(r->bench_ms_per_gb > 0) &&
+	       r->verdict == RR_NOT_REPRODUCED;
+}
+
 /* Ran, measured by the probe, and no error. */
 static bool clean(const struct rr_case_result *c)
 {

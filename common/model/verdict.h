@@ -88,6 +88,12 @@ void rr_evidence_compute(struct rr_result *r, const double *const *v,
  * no such subject figure, no such control, or the controls' is 0.
  */
 double rr_ratio_to_controls(const struct rr_result *r);
+/*
+ * A benchmark given no bound (--max-ms-per-gb): it measured and judged
+ * nothing. Its verdict stays not-reproduced (exit 0, KTAP ok), but the
+ * text and run-all's summary say "measured", never a verdict.
+ */
+bool rr_measured_only(const struct rr_result *r);
 /* The control the subject is nearest (the headline test), or NULL. */
 const struct rr_case_result *rr_evidence_case(const struct rr_result *r);
 /* The headline test in words ("" when none ran). */

@@ -141,6 +141,8 @@ static void verdict_lines(FILE *f, const struct rr_result *r)
 	char text[1024];
 
 	fprintf(f, "# %s: %s\n", rr_verdict_names[r->verdict], r->reason);
+	if (rr_measured_only(r))
+		fprintf(f, "# benchmark: measured, nothing judged (no --max-ms-per-gb): ok is not a verdict\n");
 	rr_runs_text(r, text, sizeof(text));
 	if (r->nr_cases && text[0])
 		fprintf(f, "# runs: %s\n", text);

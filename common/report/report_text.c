@@ -118,7 +118,9 @@ static void verdict_head(FILE *f, const struct rr_result *r)
 	const char *p;
 
 	fprintf(f, "%s: ", r->reproducer);
-	for (p = rr_verdict_names[r->verdict]; *p; p++)
+	/* a benchmark without a bound judged nothing: no verdict's word */
+	for (p = rr_measured_only(r) ? "measured" : rr_verdict_names[r->verdict];
+	     *p; p++)
 		fputc(toupper((unsigned char)*p), f);
 	fputc('\n', f);
 	field(f, "", r->reason);

@@ -23,6 +23,10 @@ def figures: judged as $k | (.cases // []) as $c
 	   ([$c[] | select(.role == "control") | .[$k].max? // empty]
 	    | max)];
 
+# a benchmark given no bound: it measured, judged nothing (verdict.h)
+def measured: .verdict_policy == "benchmark" and .max_ms_per_gb == null
+	and .verdict == "not-reproduced";
+
 def summary_header:
 	"reproducer               verdict        subject/ctl ms probe        runs";
 
@@ -38,9 +42,11 @@ def summary_row($name):
 		(.verdict | rpad(14)) + " " +
 		(.reason | if length > 32 then .[:29] + "..." else . end)
 	else
-		(.verdict | rpad(14)) + " " +
+		measured as $m |
+		(if $m then "measured" else .verdict end | rpad(14)) + " " +
 		(figures | "\(.[0] | ms)/\(.[1] | ms)" | rpad(14)) + " " +
 		((.cases[0].probe? // "-") | rpad(12)) + " " +
-		(if .runs_agreeing then "\(.runs_agreeing)/\(.runs)"
+		(if $m then "\(.runs // "-")"
+		 elif .runs_agreeing then "\(.runs_agreeing)/\(.runs)"
 		 else "-/\(.runs // "-")" end)
 	end;

@@ -82,4 +82,12 @@ jqs -r --arg fmt markdown 'include "compare"; draw($fmt)' "$work/c.json" \
 tables=$(grep -c '^| case | figure | A | B | ratio |$' "$work/c.md")
 assert "compare samples: draw(markdown) gives a table per reproducer ($tables)" \
 	[ "$tables" = "$(jq '.reproducers | length' "$work/c.json")" ]
+# run-all's summary: a benchmark given no bound says "measured" and the
+# runs it made, never a verdict; the others their verdict and runs agreeing
+jqs -r 'include "summary"; .results[] | summary_row(.reproducer)' \
+	"$top/docs/sample-results.json" >"$work/summary"
+assert "summary: ksm-scan-cost (no bound) is measured, in 3 runs; the others keep their verdicts" \
+	bash -c "grep -Eq '^ksm-scan-cost +measured +[0-9.]+/[0-9.]+ +ksm-scan +3\$' '$work/summary' &&
+		 grep -Eq '^ksm-mprotect-split +reproduced +.* [0-9]+/[0-9]+\$' '$work/summary' &&
+		 ! grep -q 'not-reproduced.*-/' '$work/summary'"
 finish

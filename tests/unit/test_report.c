@@ -610,12 +610,22 @@ static void test_judge_calls(void)
 static void test_benchmark(void)
 {
 	struct rr_result r;
+	char *text;
 
 	base(&r, 76.3, 500, 900);	/* controls are not compared */
 	r.policy = RR_POLICY_BENCHMARK;
 	rr_verdict_compute(&r);
 	CHECK_EQ(r.verdict, RR_NOT_REPRODUCED);
 	CHECK_CONTAINS(r.reason, "nothing judged");
+	/* it measured: the text's head and KTAP say so, not a verdict */
+	CHECK(rr_measured_only(&r));
+	text = render(rr_report_text, &r);
+	CHECK(!strncmp(text, "ksm-mprotect-split: MEASURED\n", 29));
+	free(text);
+	text = render(rr_report_ktap, &r);
+	CHECK_CONTAINS(text, "\n# benchmark: measured, nothing judged");
+	CHECK_CONTAINS(text, "\nok 1 ksm-mprotect-split\n");
+	free(text);
 
 	base(&r, 76.3, 500, 900);
 	r.policy = RR_POLICY_BENCHMARK;
@@ -623,6 +633,7 @@ static void test_benchmark(void)
 	rr_verdict_compute(&r);
 	CHECK_EQ(r.verdict, RR_REPRODUCED);
 	CHECK_CONTAINS(r.reason, "over the bound of 900 ms per GiB");
+	CHECK(!rr_measured_only(&r));	/* judged against its bound */
 
 	base(&r, 76.3, 500, 900);
 	r.policy = RR_POLICY_BENCHMARK;
