@@ -98,7 +98,10 @@ assert "report.txt: header, verdict, probe and victim explained" \
 		 grep -q '$name: $(echo "$v" | tr a-z A-Z)' '$out/report.txt' &&
 		 grep -q 'It bounds:' '$out/report.txt' &&
 		 grep -q '^Victim' '$out/report.txt'"
-assert "run-all printed the report" grep -q "^$name: " "$work/stdout"
+assert "run-all ended on the summary and the files' paths (at most 60 lines)" \
+	bash -c "grep -Eq '^$name +[a-z-]+ ' '$work/stdout' &&
+		 grep -qx 'Results: $out/results.json, $out/results.ktap' '$work/stdout' &&
+		 [ \$(wc -l <'$work/stdout') -le 60 ]"
 assert "progress lines went to stderr" \
 	grep -q "case ksm: trigger $trigger" "$work/stderr"
 assert_same "the machine is as before (knobs, swap, zram, cgroups, tracefs)" \

@@ -57,6 +57,7 @@ sleeper=""
 restore() {
 	[ -n "$sleeper" ] && kill $sleeper
 	sleep 2
+	echo "$base: restored /fake/knob: 1 -> 0" >&2
 	[ -n "${FAKE_MARK:-}" ] && echo "$name restored" >"$FAKE_MARK"
 	exit "$1"
 }
@@ -76,6 +77,9 @@ printf '{"schema": "rmap-repro-result/1", "reproducer": "%s", "verdict": "%s", "
 	"$name" "$v" >"$out/$name.json"
 printf 'KTAP version 1\n1..1\n    # %s: max 1.000 ms\n%s 1 %s\n' "$name" \
 	"$k" "$name" >"$out/$name.ktap"
+# its restore's lines, one per change undone
+echo "$base: restored /fake/knob: 1 -> 0" >&2
+echo "$base: removed /fake/cgroup" >&2
 exit "$rc"
 EOF
 chmod +x "$fake/build/test/bin/rmap-probes" "$fake/build/test/bin/fa"
@@ -145,6 +149,41 @@ assert "the summary: the kernel, then each reproducer's verdict, figures, probe 
 	_ "$sum"
 assert "the summary fits 72 columns" \
 	bash -c "! printf '%s\n' \"\$1\" | awk 'length > 72' | grep -q ." _ "$sum"
+# the terminal: the undo lines counted, one line each reproducer, and in
+# the report; stdout ends on the summary and the files' paths
+assert "the terminal gets one line for what each restore undid, not each undo" \
+	bash -c "grep -qx 'fa: reproduced in [0-9]* s; undid 2 changes (listed in report.txt)' '$work/two.err' &&
+		 ! grep -q 'restored /fake/knob' '$work/two.err'"
+assert "report.txt lists each reproducer's undone changes" \
+	bash -c "grep -qx 'Undone   restored /fake/knob: 1 -> 0' '$work/two/report.txt' &&
+		 grep -qx '         removed /fake/cgroup' '$work/two/report.txt'"
+assert "stdout: the summary, then the paths and how to compare, nothing more" \
+	bash -c "grep -Eq '^fa +reproduced ' '$work/two.out' &&
+		 ! grep -q '^-----' '$work/two.out' &&
+		 tail -3 '$work/two.out' | head -1 | grep -qx 'Report:  $work/two/report.txt (every figure, how it was measured, the undone changes)' &&
+		 tail -1 '$work/two.out' | grep -q '^Compare: scripts/compare $work/two OTHER-RUN' &&
+		 [ \$(wc -l <'$work/two.out') -le 60 ]"
+FAKE_fa=1 FAKE_fb=0 "$ra" --preset quick --verbose --out "$work/verbose" \
+	>"$work/verbose.out" 2>"$work/verbose.err"
+# not a terminal: plain lines, each phase once, no carriage return
+assert "plain mode: each progress line once, no carriage return" \
+	bash -c "[ \$(grep -c '^fa: progress\$' '$work/two.err') = 1 ] &&
+		 ! grep -q \$'\\r' '$work/two.err'"
+# a terminal (script(1) gives one): the status line rewritten in place,
+# one line per reproducer when it ends, the same ending on stdout
+if command -v script >/dev/null; then
+	FAKE_fa=1 FAKE_fb=0 TERM=xterm script -qec \
+		"'$ra' --preset quick --out '$work/tty'" /dev/null \
+		>"$work/tty.screen" 2>&1
+	assert "on a terminal: a status line rewritten (\\r), a line per reproducer, the paths at the end" \
+		bash -c "grep -q \$'\\r' '$work/tty.screen' &&
+			 tr '\\r' '\\n' <'$work/tty.screen' | grep -q 'fb: not-reproduced in [0-9]* s' &&
+			 grep -q '^Results: $work/tty/results.json' '$work/tty.screen'"
+fi
+assert "--verbose: every undo line on the terminal, the whole report on stdout" \
+	bash -c "grep -qx 'fa: restored /fake/knob: 1 -> 0' '$work/verbose.err' &&
+		 grep -qx 'fb: reproduced\|fb: not-reproduced' '$work/verbose.out' &&
+		 grep -q '^-----' '$work/verbose.out'"
 FAKE_fa=3 FAKE_fb=0 "$ra" --preset quick --out "$work/unsure" >/dev/null 2>&1
 assert "one inconclusive, one not reproduced: exit 3" [ $? = 3 ]
 FAKE_fa=3 FAKE_fb=0 "$ra" --preset quick --bisect --out "$work/unsure2" \

@@ -114,9 +114,9 @@ assert_jq "funcgraph at the top level agrees with rmap-tp on the KSM walks withi
 	"$r.cases[0] as \$c | \$c.cross_check | map(select(.probe == \"rmap-tp\")) | length == 1 and all(
 		((.latency_ms.max - \$c.latency_ms.max) / \$c.latency_ms.max | fabs) < 0.15)"
 assert "the top-level tracing files were restored in the guest" \
-	bash -c "grep -q 'restored /sys/kernel/tracing/current_tracer: function_graph -> nop' '$fgtop/console.log' &&
-		 grep -q 'restored /sys/kernel/tracing/set_ftrace_filter: .* -> (empty)' '$fgtop/console.log' &&
-		 grep -q 'restored /sys/kernel/tracing/trace_clock: mono -> local' '$fgtop/console.log'"
+	bash -c "grep -qs 'restored /sys/kernel/tracing/current_tracer: function_graph -> nop' '$fgtop/console.log' '$fgtop/report.txt' &&
+		 grep -qs 'restored /sys/kernel/tracing/set_ftrace_filter: .* -> (empty)' '$fgtop/console.log' '$fgtop/report.txt' &&
+		 grep -qs 'restored /sys/kernel/tracing/trace_clock: mono -> local' '$fgtop/console.log' '$fgtop/report.txt'"
 
 # Stopped by its own --timeout while counting steps: the hist triggers
 # that refer to each other must not keep the instance and the dynamic
@@ -129,7 +129,7 @@ rc=$?
 assert "a reproducer past its --timeout while counting: ERROR, exit 2" \
 	bash -c "[ $rc = 2 ] && grep -q 'timed out after 25 s' '$cnt/report.txt'"
 assert "...and everything it set up in the guest was undone" \
-	bash -c "grep -q 'removed dynamic event synthetic/rmap_repro_step' '$cnt/console.log' &&
+	bash -c "grep -qs 'removed dynamic event synthetic/rmap_repro_step' '$cnt/console.log' '$cnt/report.txt' &&
 		 grep -q 'journaled changes undone; the machine is as found' '$cnt/report.txt' &&
 		 ! grep -q 'could not undo' '$cnt/console.log'"
 

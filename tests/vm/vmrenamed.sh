@@ -57,7 +57,7 @@ assert_jq "swap-out after mremap: reclaim took every page of every case out, eac
 assert "fingerprint: the swap-out oracle correct" \
 	grep -q 'mremap, then swap-out (oracle): CORRECT' "$work/fp.txt"
 assert "everything the runs set up in the guest was undone" \
-	bash -c "grep -q 'removed dynamic event rmap_repro/rr_iter_first' '$out/console.log' &&
+	bash -c "grep -qs 'removed dynamic event rmap_repro/rr_iter_first' '$out/console.log' '$out/report.txt' &&
 		 ! grep -q 'could not undo' '$out/console.log'"
 assert_same "the host is as before" "$before" "$(snapshot)"
 finish
