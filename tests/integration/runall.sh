@@ -160,7 +160,7 @@ assert "report.txt lists each reproducer's undone changes" \
 assert "stdout: the summary, then the paths and how to compare, nothing more" \
 	bash -c "grep -Eq '^fa +reproduced ' '$work/two.out' &&
 		 ! grep -q '^-----' '$work/two.out' &&
-		 tail -3 '$work/two.out' | head -1 | grep -qx 'Report:  $work/two/report.txt (every figure, how it was measured, the undone changes)' &&
+		 tail -4 '$work/two.out' | head -1 | grep -qx 'Report:  $work/two/report.txt (every figure, how it was measured, the undone changes)' &&
 		 tail -1 '$work/two.out' | grep -q '^Compare: scripts/compare $work/two OTHER-RUN' &&
 		 [ \$(wc -l <'$work/two.out') -le 60 ]"
 FAKE_fa=1 FAKE_fb=0 "$ra" --preset quick --verbose --out "$work/verbose" \
