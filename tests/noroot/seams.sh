@@ -18,18 +18,26 @@ nfiles=$(ls "$tdir"/trigger_*.c | wc -l)
 assert "each of the $nfiles trigger files names its trigger (${names[*]})" \
 	[ ${#names[@]} = "$nfiles" ]
 
+# list_vs_files LIST-NAMES... -- DIR PREFIX LIST: what is missing between
+# a list's names and DIR/PREFIXNAME.c files, one line each.
+list_vs_files() {
+	local dir=$1 prefix=$2 list=$3 s f
+
+	shift 3
+	for s in "$@"; do
+		[ -e "$dir/$prefix$s.c" ] || echo "$prefix$s.c"
+	done
+	for f in "$dir/$prefix"*.c; do
+		s=$(basename "$f" .c)
+		printf '%s\n' "$@" | grep -qx "${s#"$prefix"}" ||
+			echo "$list line for $s"
+	done
+}
+
 # X(ID, sym) lines of RR_TRIGGERS, and the files they point at
 mapfile -t syms < <(sed -n 's/^\tX([A-Z_]*, \([a-z_]*\)).*/\1/p' \
 		    "$tdir/trigger.h")
-missing=()
-for s in "${syms[@]}"; do
-	[ -e "$tdir/trigger_$s.c" ] || missing+=("trigger_$s.c")
-done
-for f in "$tdir"/trigger_*.c; do
-	s=$(basename "$f" .c)
-	printf '%s\n' "${syms[@]}" | grep -qx "${s#trigger_}" ||
-		missing+=("RR_TRIGGERS line for $s")
-done
+mapfile -t missing < <(list_vs_files "$tdir" trigger_ RR_TRIGGERS "${syms[@]}")
 assert "RR_TRIGGERS has a line per trigger file and a file per line${missing:+ (missing: ${missing[*]})}" \
 	[ ${#syms[@]} = "$nfiles" -a ${#missing[@]} = 0 ]
 
@@ -76,15 +84,7 @@ assert "--trigger's help ends with every choice ($choices)" [ "$choices" = "$wan
 fdir=$top/common/figure
 mapfile -t figs < <(sed -n 's/^\tX(\([a-z_]*\)).*/\1/p' "$fdir/figure.h")
 nfig=$(ls "$fdir"/fig_*.c | wc -l)
-missing=()
-for s in "${figs[@]}"; do
-	[ -e "$fdir/fig_$s.c" ] || missing+=("fig_$s.c")
-done
-for f in "$fdir"/fig_*.c; do
-	s=$(basename "$f" .c)
-	printf '%s\n' "${figs[@]}" | grep -qx "${s#fig_}" ||
-		missing+=("RR_FIGURES line for $s")
-done
+mapfile -t missing < <(list_vs_files "$fdir" fig_ RR_FIGURES "${figs[@]}")
 assert "RR_FIGURES has a line per figure file and a file per line (${#figs[@]})${missing:+ (missing: ${missing[*]})}" \
 	[ ${#figs[@]} = "$nfig" -a "$nfig" -ge 10 -a ${#missing[@]} = 0 ]
 mapfile -t hits < <(cd "$top" && grep -n -H -E 'rr_figure_[a-z]' \
