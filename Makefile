@@ -128,8 +128,9 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 	$(msg) CC $<
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -o $@ $<
 
+# gnuplot too: a run draws its pictures by default (scripts/plot).
 deps:
-	scripts/install-deps
+	scripts/install-deps --plot
 
 # The tests boot a kernel under QEMU too, draw plots, and read the KTAP
 # with the kernel's own parser (kunit.py).

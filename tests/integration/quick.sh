@@ -99,11 +99,13 @@ assert "report.txt: header, verdict, probe and victim explained" \
 		 grep -q 'It bounds:' '$out/report.txt' &&
 		 grep -q '^Victim' '$out/report.txt'"
 if command -v gnuplot >/dev/null; then
-	assert "run-all drew the reproducer's picture: a PNG and a valid SVG, named at the end" \
-		bash -c "head -c 8 '$out/plots/$name.png' | od -An -c | grep -q 'P   N   G' &&
-			 grep -q '<svg' '$out/plots/$name.svg' &&
-			 { ! command -v xmllint >/dev/null || xmllint --noout '$out/plots/$name.svg'; } &&
-			 grep -q '^Plots:   $out/plots/NAME.png and .svg (1 reproducers' '$work/stdout'"
+	assert "run-all drew the reproducer's picture and the overview: PNG and valid SVG, named at the end" \
+		bash -c "for p in $name overview; do
+			 head -c 8 '$out/plots/'\$p.png | od -An -c | grep -q 'P   N   G' &&
+			 grep -q '<svg' '$out/plots/'\$p.svg &&
+			 { ! command -v xmllint >/dev/null || xmllint --noout '$out/plots/'\$p.svg; } || exit 1
+			 done
+			 grep -qF 'Plots:   $out/plots/overview.png (1 more, NAME.png' '$work/stdout'"
 fi
 assert "run-all ended on the summary and the files' paths (at most 60 lines)" \
 	bash -c "grep -Eq '^$name +[a-z-]+ ' '$work/stdout' &&
