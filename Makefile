@@ -88,7 +88,7 @@ $(B)/libcommon.a: $(COMMON_OBJ)
 
 $(TEST_HOOKS): $(HOOKS)
 	@mkdir -p $(dir $@)
-	$(msg) CC $< "(test hooks)"
+	$(msg) CC "$< (test hooks)"
 	$(Q)$(CC) $(CFLAGS) -DRR_TEST_BUILD $(DEPFLAGS) -c -o $@ $<
 
 $(B)/bin/%: $(B)/reproducers/%.o $(USER_HOOKS) $(B)/libcommon.a

@@ -89,27 +89,38 @@ void rr_sleep_ms(unsigned int ms)
 		;
 }
 
+uint64_t rr_progress_next(uint64_t elapsed_ns)
+{
+	static const unsigned int at_s[] = { 1, 2, 5, 10, 20, 30 };
+	uint64_t s = elapsed_ns / NSEC_PER_SEC;
+	size_t i;
+
+	for (i = 0; i < sizeof(at_s) / sizeof(at_s[0]); i++)
+		if (at_s[i] > s)
+			return (uint64_t)at_s[i] * NSEC_PER_SEC;
+	return (s / 30 + 1) * 30 * NSEC_PER_SEC;
+}
+
 void rr_progress_start(struct rr_progress *p, const char *phase)
 {
 	p->phase = phase;
 	p->start_ns = rr_now_ns();
-	p->last_ns = p->start_ns;
+	p->next_ns = rr_progress_next(0);
 }
 
 void rr_progress(struct rr_progress *p, const char *fmt, ...)
 {
-	uint64_t now = rr_now_ns();
+	uint64_t el = rr_now_ns() - p->start_ns;
 	char buf[512];
 	va_list ap;
 
-	if (now - p->last_ns < NSEC_PER_SEC)
+	if (el < p->next_ns)
 		return;
-	p->last_ns = now;
+	p->next_ns = rr_progress_next(el);
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	rr_msg("%s: %s (%.1f s)", p->phase, buf,
-	       (double)(now - p->start_ns) / NSEC_PER_SEC);
+	rr_msg("%s: %s (%.1f s)", p->phase, buf, (double)el / NSEC_PER_SEC);
 }
 
 struct rr_ticker {
@@ -118,34 +129,53 @@ struct rr_ticker {
 	pthread_cond_t cond;
 	bool stop;
 	char phase[128];
+	rr_how_far_fn *how_far;
 };
 
 static void *ticker_fn(void *arg)
 {
 	struct rr_ticker *t = arg;
-	uint64_t start = rr_now_ns();
+	uint64_t start = rr_now_ns(), next = rr_progress_next(0), el;
 	struct timespec ts;
+	char far[160];
 
 	pthread_mutex_lock(&t->lock);
-	clock_gettime(CLOCK_REALTIME, &ts);
 	while (!t->stop) {
-		ts.tv_sec++;
-		if (pthread_cond_timedwait(&t->cond, &t->lock, &ts) == ETIMEDOUT &&
-		    !t->stop)
-			rr_msg("%s: still running (%.0f s)", t->phase,
-			       (double)(rr_now_ns() - start) / NSEC_PER_SEC);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		el = rr_now_ns() - start;
+		if (next > el) {
+			ts.tv_sec += (next - el) / NSEC_PER_SEC;
+			ts.tv_nsec += (next - el) % NSEC_PER_SEC;
+			if (ts.tv_nsec >= (long)NSEC_PER_SEC) {
+				ts.tv_sec++;
+				ts.tv_nsec -= (long)NSEC_PER_SEC;
+			}
+		}
+		if (pthread_cond_timedwait(&t->cond, &t->lock, &ts) !=
+		    ETIMEDOUT || t->stop)
+			continue;
+		el = rr_now_ns() - start;
+		if (el < next)
+			continue;
+		next = rr_progress_next(el);
+		far[0] = '\0';
+		if (t->how_far)
+			t->how_far(far, sizeof(far));
+		rr_msg("%s: still running (%.0f s)%s%s", t->phase,
+		       (double)el / NSEC_PER_SEC, far[0] ? ": " : "", far);
 	}
 	pthread_mutex_unlock(&t->lock);
 	return NULL;
 }
 
-struct rr_ticker *rr_ticker_start(const char *phase)
+struct rr_ticker *rr_ticker_start(const char *phase, rr_how_far_fn *how_far)
 {
 	struct rr_ticker *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	snprintf(t->phase, sizeof(t->phase), "%s", phase);
+	t->how_far = how_far;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->cond, NULL);
 	if (pthread_create(&t->thread, NULL, ticker_fn, t)) {

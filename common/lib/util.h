@@ -25,24 +25,31 @@ void rr_set_prog(const char *name);
 const char *rr_prog(void);
 
 /*
- * Progress line for a phase longer than a second: printed at most once a
- * second per phase, so polling loops can call it every iteration.
+ * Progress line for a phase longer than a second: printed 1, 2, 5, 10, 20
+ * and 30 s into the phase, then every 30 s (rr_progress_next()), never a
+ * line a second, so polling loops can call it every iteration.
  */
 struct rr_progress {
 	const char *phase;
 	uint64_t start_ns;
-	uint64_t last_ns;
+	uint64_t next_ns;	/* since start_ns: when the next line is due */
 };
 void rr_progress_start(struct rr_progress *p, const char *phase);
 void rr_progress(struct rr_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* After a line at elapsed_ns into a phase, when the next is due (ns). */
+uint64_t rr_progress_next(uint64_t elapsed_ns);
 
 /*
- * A ticker prints "phase: still running (N s)" once a second from its own
- * thread, for a phase that blocks in one system call (a trigger).
+ * A ticker prints "phase: still running (N s)" on the same schedule from
+ * its own thread, for a phase that blocks in one system call (a trigger);
+ * how_far, where not NULL, adds how far the call has come ("1200 of 2000
+ * pattern pages out"; "" when it cannot tell). It runs in the ticker's
+ * thread: it may read only what the phase publishes for it.
  */
+typedef void rr_how_far_fn(char *buf, size_t len);
 struct rr_ticker;
-struct rr_ticker *rr_ticker_start(const char *phase);
+struct rr_ticker *rr_ticker_start(const char *phase, rr_how_far_fn *how_far);
 void rr_ticker_stop(struct rr_ticker *t);
 
 uint64_t rr_now_ns(void);	/* CLOCK_MONOTONIC */

@@ -355,7 +355,7 @@ static int trigger_once(struct body *b, struct firing *fi)
 	if (fi->pass == RR_PASS_PROBE && hold &&
 	    !rr_hook_env("RMAP_REPRO_TEST_HOLD_AT"))
 		rr_sleep_ms(atoi(hold));
-	tick = rr_ticker_start(phase);
+	tick = rr_ticker_start(phase, b->trig->how_far);
 	/* what an error says comes from this firing, not an earlier one */
 	res->trigger_how[0] = '\0';
 	t0 = rr_now_ns();

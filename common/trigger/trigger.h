@@ -23,6 +23,7 @@
 #include "lib/json.h"
 #include "lib/opts.h"
 #include "lib/stats.h"
+#include "lib/util.h"
 #include "pattern/pattern.h"
 #include "probe/walkfn.h"
 
@@ -156,6 +157,13 @@ struct rr_trigger_ops {
 	 * noted as not reached, a subject is an error).
 	 */
 	int (*fire)(struct rr_trigger_ctx *ctx, char *how, size_t len);
+	/*
+	 * How far a fire() under way has come, for its progress line
+	 * ("1200 of 2000 pattern pages out"). Called from the ticker's
+	 * thread while fire() runs: it reads only what fire() publishes
+	 * for it. NULL: the line gives the time alone.
+	 */
+	rr_how_far_fn *how_far;
 	/*
 	 * Tasks besides the measuring process that will do the work (the
 	 * member that madvise()s its own page): the probes trace them too.

@@ -16,6 +16,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -463,6 +465,32 @@ static void stop_loads(struct phase *ph)
 	reap_seen();
 }
 
+/*
+ * What a phase publishes for its progress line (how_far(), run in the
+ * ticker's thread): the pattern's resident pages at its start and now,
+ * and the load it started. 0 pages: no phase under way.
+ */
+static atomic_size_t far_present0, far_left;
+static atomic_ullong far_load_mib;
+
+static void how_far(char *buf, size_t len)
+{
+	unsigned long long total = 0, sfree = 0;
+	size_t p0 = atomic_load(&far_present0), left = atomic_load(&far_left);
+
+	buf[0] = '\0';
+	if (!p0)
+		return;
+	if (rr_read_keyed("/proc/meminfo", "SwapTotal", &total) ||
+	    rr_read_keyed("/proc/meminfo", "SwapFree", &sfree) ||
+	    sfree > total)
+		total = sfree = 0;
+	snprintf(buf, len,
+		 "%zu of %zu pattern pages out, swap %llu of %llu MiB used, the load %llu MiB",
+		 p0 - (left < p0 ? left : p0), p0, (total - sfree) / 1024,
+		 total / 1024, atomic_load(&far_load_mib));
+}
+
 /* What a phase watches: the clock, the pattern, kswapd's scans. */
 struct watch {
 	uint64_t t0, now;
@@ -524,6 +552,7 @@ static enum outcome watch_phase(const struct rr_pattern *p,
 		    present != wt->last) {
 			wt->last = present;
 			wt->changed = wt->now;
+			atomic_store(&far_left, present);
 		}
 		note_pressure(wt, w, free_kb, scanned);
 		if (wt->last < wt->present0 && !wt->went) {
@@ -621,7 +650,11 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	rr_test_hold("trigger pressure: the load started");
 	wt.t0 = wt.changed = wt.ran_at = wt.now = rr_now_ns();
 	wt.last = wt.present0;
+	atomic_store(&far_left, wt.present0);
+	atomic_store(&far_load_mib, bytes >> 20);
+	atomic_store(&far_present0, wt.present0);
 	out = watch_phase(p, &ph, &w, pr, &wt, why, sizeof(why));
+	atomic_store(&far_present0, 0);
 	if (getenv("RMAP_REPRO_DEBUG"))
 		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, %zu of %zu pattern pages left",
 		       ph.nloads, wt.seen - wt.scan0, wt.last, wt.present0);
@@ -751,6 +784,7 @@ const struct rr_trigger_ops rr_trigger_pressure = {
 	.available = available,
 	.setup = setup,
 	.fire = fire,
+	.how_far = how_far,
 	.reach = reach,
 	.text = text,
 	.key = "pressure",

@@ -2,7 +2,8 @@
 #
 # scripts/plot's overview: a row per reproducer, a column per run, the
 # subject case's largest figure (filled), each control's largest
-# (hollow) and the threshold (a bar) on one log-scale time axis. Every
+# (hollow) and the threshold (a bar) on one log-scale time axis; a row
+# that measured nothing gives its verdict (skip) in grey. Every
 # string comes in as an argument, never as program text (gnuplot -c
 # overview.gp ARGS).
 #   ARG1 png or svg        ARG2 the picture's file   ARG3 size "W,H"
@@ -81,6 +82,8 @@ do for [col = 1:ncol] {
 	     dat index 0 using 1:2 with points pt 7 ps 1.1 \
 		lc rgb "#0072B2", \
 	     dat index 3 using (NaN):1:ytic(col == 1 ? 2 : 3) \
-		notitle
+		notitle, \
+	     dat index 4 using (xmin * 1.3):1:2 with labels left \
+		tc rgb "#777777" notitle
 }
 unset multiplot

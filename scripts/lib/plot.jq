@@ -85,8 +85,10 @@ def threshold: if . == null or measured then ""
 
 # The overview of one run: per reproducer (row, top down) the subject's
 # largest figure and the controls' largest; blocks: 0 the subjects' "x
-# y", 1 the controls' "x y" (each control), 2 the thresholds "x y", 3
-# the rows' names "y name" ($names: the reproducers of all runs).
+# y", 1 the controls' "x y" (each control), 2 the thresholds "x y" (of
+# the rows that measured), 3 the rows' names "y name", 4 the rows that
+# measured nothing, "y verdict" (a row below the axis when none: gnuplot
+# 5.4 crashes on a label at NaN) ($names: the reproducers of all runs).
 def overview_data($names):
 	. as $run
 	| ($names | length) as $n
@@ -102,14 +104,22 @@ def overview_data($names):
 	    | .r.cases[] | select(.role == "control") | .[$k].max? // empty
 	    | "\(.) \($y)"] | if length == 0 then ["NaN NaN"] else . end
 	   + ["", ""]),
-	  ([$rows[] | select(.r) | (.r | threshold) as $t
+	  ([$rows[] | select(.r) | select(.r | figures[0] != null)
+	    | (.r | threshold) as $t
 	    | select($t != "") | "\($t) \(.y)"]
 	   | if length == 0 then ["NaN NaN"] else . end + ["", ""]),
-	  [$rows[] | "\(.y) \($names[$n - 1 - .y])"]
+	  ([$rows[] | "\(.y) \($names[$n - 1 - .y])"] + ["", ""]),
+	  ([$rows[] | select(.r == null or (.r | figures[0] == null))
+	    | "\(.y) \(.r | if . == null then "not-run" else .verdict end)"]
+	   | if length == 0 then ["-100 none"] else . end)
 	| .[];
 
-# the overview's column head: the kernel and how many reproduced
+# the overview's column head: the kernel and how many of the judged
+# reproduced (a skip or an error judged nothing, a benchmark neither)
 def run_title: [results] as $r
+	| ($r | map(select(.verdict == "skip")) | length) as $skip
 	| "\($r | map(.kernel.release // empty) | .[0] // "?"), "
 	+ "\($r | map(select(.verdict == "reproduced")) | length) of "
-	+ "\($r | map(select(measured | not)) | length) reproduced";
+	+ "\($r | map(select((measured | not) and (.verdict == "reproduced"
+				 or .verdict == "not-reproduced"))) | length)"
+	+ " reproduced" + (if $skip > 0 then ", \($skip) skipped" else "" end);

@@ -95,7 +95,7 @@ before=$(snapshot)
 "$bin/ksm-mprotect-split" --trigger pressure --victim off --runs 1 \
 	--min-free-mb "$floor" >"$work/s.out" 2>"$work/s.err" &
 pid=$!
-wait_for "$work/s.err" "case ksm: trigger pressure: still running (3 s)" 120
+wait_for "$work/s.err" "case ksm: trigger pressure: still running (5 s)" 120
 reached=$?
 held=$(load_tasks)
 kill -TERM $pid

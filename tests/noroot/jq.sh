@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The jq of scripts/sweep and scripts/compare, as the named functions of
-# scripts/lib/sweep.jq and compare.jq, on known points and on the
-# samples in docs/ (made by scripts/samples from real runs): the fit's
-# slope, the sweep's table and ASCII plot, gnuplot's rows, rmap-stat's
-# input and the comparison drawn as text and Markdown. Needs no root
-# and changes nothing.
+# The jq of scripts/sweep, scripts/compare and scripts/plot, as the named
+# functions of scripts/lib/sweep.jq, compare.jq and plot.jq, on known
+# points and on the samples in docs/ (made by scripts/samples from real
+# runs): the fit's slope, the sweep's table and ASCII plot, gnuplot's
+# rows, rmap-stat's input, the comparison drawn as text and Markdown,
+# and the pictures' data. Needs no root and changes nothing.
 . "$(dirname "$0")/../lib/integration.sh"
 
 lib=$top/scripts/lib
@@ -90,4 +90,43 @@ assert "summary: ksm-scan-cost (no bound) is measured, in 3 runs; the others kee
 	bash -c "grep -Eq '^ksm-scan-cost +measured +[0-9.]+/[0-9.]+ +ksm-scan +3\$' '$work/summary' &&
 		 grep -Eq '^ksm-mprotect-split +reproduced +.* [0-9]+/[0-9]+\$' '$work/summary' &&
 		 ! grep -q 'not-reproduced.*-/' '$work/summary'"
+
+# plot.jq, what scripts/plot draws: ksm-fork's strip on the unfixed VM
+# sample is 3 cases' points (54, 1000, 1000: its kept samples), their
+# log2 buckets and the rows' names; the fixed run's same rows
+jqs -n -r --arg n ksm-fork 'include "plot"; [inputs] as $runs
+	| $runs[0] | result_of($n) | strip_data(case_names($runs; $n))' \
+	"$a" "$b" >"$work/strip.dat"
+got=$(awk 'BEGIN { b = 0 } /^$/ { e++; next }
+	   { if (e >= 2) b++; e = 0; c[b]++ }
+	   END { for (i = 0; i <= b; i++) printf "%d ", c[i] }' "$work/strip.dat")
+want="$(jq -r '.results[] | select(.reproducer == "ksm-fork") | [.cases[]
+	| .samples_ms.values | length] + [.cases[] | .latency_ms.log2_histogram
+	| length] + [3] | map(tostring) | join(" ")' "$a") "
+assert "strip_data: a block of points per case, one of buckets per case, the names ($got)" \
+	[ "$got" = "$want" ]
+assert "strip_data: the rows' names, subject on top, each point near its row, spread apart" \
+	bash -c "tail -3 '$work/strip.dat' | tr '\n' / | grep -qx '2 ksm/1 anon/0 file/' &&
+		 awk 'NF == 2 && \$2 ~ /^-?[0-9.]+\$/ && \$1 ~ /^[0-9]/ {
+			d = \$2 - int(\$2 + 0.5); if (d > 0.18 || d < -0.18) bad++
+			if (!(\$2 in seen)) { seen[\$2] = 1; ys++ } }
+			END { exit bad > 0 || ys < 100 }' '$work/strip.dat'"
+got=$(jqs -r 'include "plot"; .results[] | select(.reproducer == "ksm-fork")
+	| [column_title("A"), threshold, axis_label] | join("/")' "$a")
+assert "column_title, threshold, axis_label of the unfixed ksm-fork ($got)" \
+	[ "$got" = "A: 6.12.117, reproduced/10/rmap-tp: one walk each, ms (log scale)" ]
+got=$(jqs -r 'include "plot"; .results[] | select(.reproducer == "ksm-scan-cost")
+	| [said, (threshold | length), axis_label] | join("/")' \
+	"$top/docs/sample-results.json")
+assert "a benchmark: measured, no threshold, its bracket a bound ($got)" \
+	[ "$got" = "measured (a benchmark: nothing judged)/0/ksm-scan intervals, ms (log scale): a bound, not one walk" ]
+got=$(jqs -r --argjson n '["ksm-fork", "nothere"]' \
+	'include "plot"; overview_data($n)' "$b" | grep . | tr '\n' /)
+want="$(jq -r '.results[] | select(.reproducer == "ksm-fork") | .cases as $c
+	| "\($c[0].latency_ms.max) 1/\($c[1].latency_ms.max) 1/\($c[2].latency_ms.max) 1/10 1/1 ksm-fork/0 nothere/0 not-run/"' "$b")"
+assert "overview_data: subject, controls, threshold, names, a row not run ($got)" \
+	[ "$got" = "$want" ]
+got=$(jqs -r 'include "plot"; run_title' "$b")
+assert "run_title: the kernel and the judged that reproduced ($got)" \
+	[ "$got" = "6.12.117, 2 of 5 reproduced" ]
 finish
