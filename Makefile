@@ -169,7 +169,7 @@ install: all
 	cp $(REPROS) $(TOOLS) "$$RR_DEST/build/bin/"
 	cp scripts/run-all scripts/restore scripts/compare "$$RR_DEST/scripts/"
 	cp scripts/lib/* "$$RR_DEST/scripts/lib/"
-	cp configs/*.preset configs/kernel.config "$$RR_DEST/configs/"
+	cp configs/*.preset configs/*.times configs/kernel.config "$$RR_DEST/configs/"
 	cp tools/install/run_tests.sh tools/install/rmap-repro \
 		tools/install/settings "$$RR_DEST/"
 	echo '$(VERSION)' >"$$RR_DEST/VERSION"

@@ -137,7 +137,7 @@ assert "results.ktap: the reproducers' diagnostics are kept" \
 assert_jq "results.json: both results, in order" "$work/two/results.json" \
 	'[.results[].reproducer] == ["fa", "fb"] and .preset == "quick"'
 assert "the preset's section applies to its reproducer only" \
-	grep -q "^run-all: fa --runs 1 --pages 10 *$" "$work/two.err"
+	grep -q "^run-all: fa --runs 1 --pages 10 *\[1/2\]$" "$work/two.err"
 # the summary a thread gets: the kernel, then a line per reproducer
 sum=$(sed -n '1,/^-----/p' "$work/two/report.txt")
 assert "report.txt opens with a summary of at most 60 lines" \

@@ -18,7 +18,7 @@
 rec=$top/tests/data/run-all/host-b3bfdee-quick/results.json
 fake=$work/tree
 # a run's estimate comes from the runs beside it: none from a past test
-rm -rf "$work/p" "$work/t" "$fake" "$work/cmp" "$work/hostile" \
+rm -rf "$work/p" "$work/t" "$work/u" "$fake" "$work/cmp" "$work/hostile" \
 	"$work/badname" "$work/pwned"
 export RMAP_REPRO_STATE_DIR=$work/state
 mkdir -p "$fake/scripts" "$fake/reproducers" "$fake/configs" \
@@ -94,15 +94,17 @@ said() {
 rc=$?
 assert "a replayed run that reproduced: exit 1 ($rc)" [ $rc = 1 ]
 {
+	k=0
 	for u in "${units[@]}"; do
-		echo "run-all: $u --runs 1"
+		k=$((k + 1))
+		echo "run-all: $u --runs 1 [$k/${#units[@]}]"
 		echo "$u: run 1/1, case subject: build"
 		echo "$u: run 1/1, case subject: trigger: still running (1 s)"
 		echo "$u: $(said "$u") in # s; undid 2 changes (listed in report.txt)"
 	done
 } >"$work/pipe.want"
-sed 's/ in [0-9]* s;/ in # s;/; s/ *$//' "$work/pipe.err" >"$work/pipe.got"
-assert "plain stderr, line by line: the command, each phase once, a line per reproducer" \
+sed 's/ in [0-9]* s;/ in # s;/; s/ *\[/ [/' "$work/pipe.err" >"$work/pipe.got"
+assert "plain stderr, line by line: the command (k of n), each phase once, a line per reproducer" \
 	diff "$work/pipe.want" "$work/pipe.got"
 assert "plain stderr: no carriage return, no undo line" \
 	bash -c "! grep -q \$'\\r' '$work/pipe.err' &&
@@ -156,6 +158,17 @@ if command -v script >/dev/null; then
 		bash -c "grep -q '^${units[0]} [0-9]*\$' '$work/t/tty/times' &&
 			 ! grep -q ' s of ~' '$work/tty.cr' &&
 			 tr '\\r' '\\n' <'$work/tty2.raw' | grep -q '^.*\[1/${#units[@]} [0-9]* s of ~[0-9]* s\] '"
+	# with no run beside it, the preset's own times file (data: a line
+	# that is not NAME SECONDS is no estimate)
+	printf '# run-all times: preset quick\n%s 42\n%s x\nsystem("id") 3\n' \
+		"${units[0]}" "${units[1]}" >"$fake/configs/quick.times"
+	TERM=xterm script -qec "'$ra' --preset quick --only ${units[0]},${units[1]} --out '$work/u/tty3'" \
+		/dev/null >"$work/tty3.raw" 2>&1
+	sed 's/\x1b\[K//g' "$work/tty3.raw" | tr '\r' '\n' >"$work/tty3.cr"
+	assert "terminal: else the estimate of the preset's times file, its valid lines only" \
+		bash -c "grep -q '^\[1/2 [0-9]* s of ~42 s\] ${units[0]}: ' '$work/tty3.cr' &&
+			 grep -q '^\[2/2 [0-9]* s\] ${units[1]}: ' '$work/tty3.cr'"
+	rm -f "$fake/configs/quick.times"
 fi
 
 # --- the pictures ----------------------------------------------------------
