@@ -61,10 +61,11 @@ assert "sweep.png is a PNG, sweep.svg an SVG" \
 	bash -c "head -c 8 '$out/sweep.png' | od -An -c | grep -q 'P   N   G' &&
 		 valid_svg '$out/sweep.svg'"
 "$top/scripts/plot" --out "$work/p" "$r" 2>"$work/p.err"
-assert "plot: a PNG and an SVG per run" \
-	bash -c "[ \$(ls '$work/p'/*.png | wc -l) = 3 ] &&
-		 [ \$(ls '$work/p'/*.svg | wc -l) = 3 ] &&
-		 valid_svg '$work/p/ksm-mprotect-split.svg'"
+assert "plot: a PNG and an SVG per point of the sweep, and the overview" \
+	bash -c "[ \$(ls '$work/p'/*.png | wc -l) = 4 ] &&
+		 [ \$(ls '$work/p'/*.svg | wc -l) = 4 ] &&
+		 valid_svg '$work/p/ksm-mprotect-split.svg' &&
+		 valid_svg '$work/p/overview.svg'"
 
 "$sw" --only ksm-mprotect-split --param pages --out "$work/u1" >/dev/null 2>&1
 assert "usage: --param without values exits 2" [ $? = 2 ]
