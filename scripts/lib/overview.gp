@@ -64,7 +64,8 @@ do for [col = 1:ncol] {
 	set lmargin at screen left + (col - 1) * (pw + gap)
 	set rmargin at screen left + (col - 1) * (pw + gap) + pw
 	set bmargin at screen 0.15
-	set tmargin at screen 0.86
+	# room for a two-line column title beside another column
+	set tmargin at screen (ncol > 1 ? 0.82 : 0.86)
 	# the axis' label and the legend once, with the first column
 	if (col > 1) {
 		unset label 2

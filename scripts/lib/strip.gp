@@ -69,7 +69,8 @@ do for [col = 1:ncol] {
 	set lmargin at screen left + (col - 1) * (pw + gap)
 	set rmargin at screen left + (col - 1) * (pw + gap) + pw
 	set bmargin at screen 0.12
-	set tmargin at screen 0.86
+	# room for a two-line column title beside another column
+	set tmargin at screen (ncol > 1 ? 0.82 : 0.86)
 	unset arrow
 	unset label 1
 	if (col > 1) {

@@ -211,10 +211,12 @@ if command -v gnuplot >/dev/null; then
 	# two runs side by side (compare --plots): a column each
 	"$top/scripts/compare" --plots "$work/cmp" "$top/docs/sample-vm-results.json" \
 		"$top/docs/sample-vm-fixed-results.json" >/dev/null 2>"$work/cmp.err"
-	assert "compare --plots: two columns, A and B, in every picture" \
-		bash -c "grep -q 'A: 6.12.117, reproduced' '$work/cmp/ksm-fork.svg' &&
-			 grep -q 'B: 6.12.117, not-reproduced' '$work/cmp/ksm-fork.svg' &&
-			 grep -q 'A: 6.12.117, 5 of 5 reproduced' '$work/cmp/overview.svg'"
+	# half as wide, a column's title takes two lines: the run and kernel,
+	# then what it said (640 pixels: one line would run into the next)
+	assert "compare --plots: two columns, A and B, each title on two lines" \
+		bash -c "grep -A3 '>A: 6.12.117<' '$work/cmp/ksm-fork.svg' | grep -q '>reproduced<' &&
+			 grep -A3 '>B: 6.12.117<' '$work/cmp/ksm-fork.svg' | grep -q '>not-reproduced<' &&
+			 grep -A3 '>A: 6.12.117<' '$work/cmp/overview.svg' | grep -q '>5 of 5 reproduced<'"
 
 	# a received file's strings are data: gnuplot's syntax stays text
 	jq '.results[0].kernel.release = "x\"; system(\"touch '"$work"'/pwned\"); \""' \
