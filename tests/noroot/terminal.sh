@@ -100,10 +100,15 @@ assert "a replayed run that reproduced: exit 1 ($rc)" [ $rc = 1 ]
 		echo "run-all: $u --runs 1 [$k/${#units[@]}]"
 		echo "$u: run 1/1, case subject: build"
 		echo "$u: run 1/1, case subject: trigger: still running (1 s)"
-		echo "$u: $(said "$u") in # s; undid 2 changes (listed in report.txt)"
+		# a benchmark says what it measured: its reason
+		w=$(said "$u")
+		[ "$w" = measured ] && w="$w in # s, $(jq -r --arg n "$u" \
+			'.results[] | select(.reproducer == $n) | .reason' "$rec")" ||
+			w="$w in # s"
+		echo "$u: $w; undid 2 changes (listed in report.txt)"
 	done
 } >"$work/pipe.want"
-sed 's/ in [0-9]* s;/ in # s;/; s/ *\[/ [/' "$work/pipe.err" >"$work/pipe.got"
+sed 's/ in [0-9]* s\([;,]\)/ in # s\1/; s/ *\[/ [/' "$work/pipe.err" >"$work/pipe.got"
 assert "plain stderr, line by line: the command (k of n), each phase once, a line per reproducer" \
 	diff "$work/pipe.want" "$work/pipe.got"
 assert "plain stderr: no carriage return, no undo line" \
@@ -146,7 +151,7 @@ if command -v script >/dev/null; then
 		bash -c "grep -q '^\[1/${#units[@]} [0-9]* s\] ${units[0]}: run 1/1' '$work/tty.cr' &&
 			 grep -q '^\[${#units[@]}/${#units[@]} ' '$work/tty.cr'"
 	assert "terminal: the screen keeps a line per reproducer and the same ending, at most 60 lines" \
-		bash -c "[ \$(grep -c ': [a-z-]* in [0-9]* s; undid 2 changes' '$work/tty.screen') = ${#units[@]} ] &&
+		bash -c "[ \$(grep -c ': [a-z-]* in [0-9]* s\(, a benchmark.*\)\?; undid 2 changes' '$work/tty.screen') = ${#units[@]} ] &&
 			 ! grep -q 'case subject' '$work/tty.screen' &&
 			 tail -4 '$work/tty.screen' | sed 's|$work/t/tty|DIR|g' >'$work/tty.end' &&
 			 tail -4 '$work/pipe.out' | sed 's|$work/p/pipe|DIR|g' | diff - '$work/tty.end' &&

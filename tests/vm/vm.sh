@@ -97,6 +97,24 @@ assert "the report says which probe measured and what it is" \
 assert "vm-run printed the guest's progress" \
 	grep -q "guest: ksm-mprotect-split: run 1/1, case ksm: trigger migrate" \
 	"$work/stderr"
+# the answer last, as run-all's: the summary and the paths, the report
+# itself in its file; the guest's own ending is not on the console
+assert "vm-run's stdout: the summary, then the paths and the pictures, nothing more" \
+	bash -c "grep -Eq '^ksm-mprotect-split +reproduced +[0-9.]+/[0-9.]+ +rmap-tp +1/1\$' '$work/stdout' &&
+		 ! grep -q 'Probe intervals' '$work/stdout' &&
+		 tail -4 '$work/stdout' | cut -c1-9 | tr -d ' ' | paste -sd, - |
+			grep -qx 'Report:,Results:,Plots:,Compare:' &&
+		 ! grep -q 'guest: Report:' '$work/stderr'"
+if command -v gnuplot >/dev/null; then
+	assert "the pictures were drawn on the host: a PNG and an SVG of the reproducer and the overview" \
+		bash -c "for f in ksm-mprotect-split overview; do
+				head -c 8 '$out/plots/'\$f.png | od -An -c | grep -q 'P   N   G' &&
+				grep -q '<svg' '$out/plots/'\$f.svg || exit 1
+			 done
+			 grep -q 'threshold 10 ms' '$out/plots/ksm-mprotect-split.svg' &&
+			 grep -q 'rmap-tp: one walk each' '$out/plots/ksm-mprotect-split.svg' &&
+			 grep -q \"Plots:   $out/plots/overview.png\" '$work/stdout'"
+fi
 assert_same "the host is as before" "$before" "$after"
 
 # function_graph in the top-level buffer (what kernels before 6.11 need),

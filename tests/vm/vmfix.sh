@@ -49,6 +49,13 @@ assert_jq "the unfixed twin, same options, reproduced" "$out/A/results.json" \
 assert "compare.txt: B's verdict marked as changed, printed by vm-run too" \
 	bash -c "grep -q 'verdict: A reproduced, B not-reproduced \\*\$' '$out/compare.txt' &&
 		 grep -q 'verdict: A reproduced, B not-reproduced' '$out.stdout'"
+if command -v gnuplot >/dev/null; then
+	assert "the two runs side by side: OUT/plots, a column each (A unfixed, B fixed)" \
+		bash -c "grep -A3 '>A: 6.12' '$out/plots/ksm-mprotect-split.svg' | grep -q '>reproduced<' &&
+			 grep -A3 '>B: 6.12' '$out/plots/ksm-mprotect-split.svg' | grep -q '>not-reproduced<' &&
+			 [ -s '$out/plots/overview.png' ] && [ -s '$out/A/plots/overview.png' ] &&
+			 grep -q \"^Plots:   $out/plots/overview.png\" '$out.stdout'"
+fi
 want=$(jq -n --slurpfile a "$out/A/results.json" \
 	--slurpfile b "$out/B/results.json" \
 	"\$b[0]$r.cases[0].latency_ms.max / \$a[0]$r.cases[0].latency_ms.max")

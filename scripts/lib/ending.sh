@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# How a run ends, the same for scripts/run-all and scripts/vm-run: its
+# pictures drawn beside its report, then the answer last on stdout: the
+# report's head (the summary; the whole report when asked), the files'
+# paths, the pictures and how to compare with another kernel. Sourced by
+# both; $top is the suite's top directory.
+#
+#   draw_plots DIR       DIR/plots/ from DIR/results.json (scripts/plot,
+#                        where gnuplot is installed); sets plots to what
+#                        the ending says of them
+#   run_ending DIR [all] the ending; "all": the whole report.txt
+
+draw_plots() {
+	local d=$1 n
+
+	plots="none: gnuplot is missing (scripts/install-deps --plot)"
+	if [ ! -x "$top/scripts/plot" ]; then
+		plots="none: no scripts/plot here"
+		return 0
+	fi
+	command -v gnuplot >/dev/null || return 0
+	if "$top/scripts/plot" --out "$d/plots" "$d" >/dev/null \
+		2>"$d/plots.err"; then
+		rm -f "$d/plots.err"
+		n=$(ls "$d"/plots/*.png 2>/dev/null | grep -vc '/overview.png$')
+		plots="$d/plots/overview.png ($n more, NAME.png, each with .svg)"
+	elif grep -q 'nothing measured to draw' "$d/plots.err"; then
+		# every reproducer skipped or failed: no picture to draw
+		rm -f "$d/plots.err"
+		plots="none: no reproducer measured anything"
+	else
+		plots="none: scripts/plot failed (see $d/plots.err)"
+	fi
+}
+
+run_ending() {
+	local d=$1
+
+	if [ "${2:-}" = all ]; then
+		cat "$d/report.txt"
+	else
+		sed -n '/^-----/q; p' "$d/report.txt"
+	fi
+	echo "Report:  $d/report.txt (every figure, how it was measured, the undone changes)"
+	echo "Results: $d/results.json, $d/results.ktap"
+	echo "Plots:   ${plots:-none}"
+	echo "Compare: scripts/compare $d OTHER-RUN (a run of the same preset on another kernel; --plots DIR draws both)"
+}
