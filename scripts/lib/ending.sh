@@ -6,32 +6,37 @@
 # paths, the pictures and how to compare with another kernel. Sourced by
 # both; $top is the suite's top directory.
 #
-#   draw_plots DIR       DIR/plots/ from DIR/results.json (scripts/plot,
-#                        where gnuplot is installed); sets plots to what
-#                        the ending says of them
+#   draw_plots DIR [RUN...]
+#                        DIR/plots/ from DIR/results.json, or from the
+#                        RUNs side by side (scripts/plot, where gnuplot
+#                        is installed); sets plots to what the ending
+#                        says of them
 #   run_ending DIR [all] the ending; "all": the whole report.txt
 
 draw_plots() {
-	local d=$1 n
+	local d=$1 n rc=0
 
+	shift
+	[ $# -gt 0 ] || set -- "$d"
 	plots="none: gnuplot is missing (scripts/install-deps --plot)"
 	if [ ! -x "$top/scripts/plot" ]; then
 		plots="none: no scripts/plot here"
 		return 0
 	fi
 	command -v gnuplot >/dev/null || return 0
-	if "$top/scripts/plot" --out "$d/plots" "$d" >/dev/null \
-		2>"$d/plots.err"; then
+	"$top/scripts/plot" --out "$d/plots" "$@" >/dev/null \
+		2>"$d/plots.err" || rc=$?
+	case $rc in
+	0)
 		rm -f "$d/plots.err"
 		n=$(ls "$d"/plots/*.png 2>/dev/null | grep -vc '/overview.png$')
-		plots="$d/plots/overview.png ($n more, NAME.png, each with .svg)"
-	elif grep -q 'nothing measured to draw' "$d/plots.err"; then
-		# every reproducer skipped or failed: no picture to draw
+		plots="$d/plots/overview.png ($n more, NAME.png, each with .svg)" ;;
+	4)
 		rm -f "$d/plots.err"
-		plots="none: no reproducer measured anything"
-	else
-		plots="none: scripts/plot failed (see $d/plots.err)"
-	fi
+		plots="none: no reproducer measured anything" ;;
+	*)
+		plots="none: scripts/plot failed (see $d/plots.err)" ;;
+	esac
 }
 
 run_ending() {

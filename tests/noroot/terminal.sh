@@ -19,7 +19,7 @@ rec=$top/tests/data/run-all/host-b3bfdee-quick/results.json
 fake=$work/tree
 # a run's estimate comes from the runs beside it: none from a past test
 rm -rf "$work/p" "$work/t" "$work/u" "$fake" "$work/cmp" "$work/hostile" \
-	"$work/badname" "$work/pwned"
+	"$work/badname" "$work/pwned" "$work/skips"
 export RMAP_REPRO_STATE_DIR=$work/state
 mkdir -p "$fake/scripts" "$fake/reproducers" "$fake/configs" \
 	 "$fake/build/test/bin" "$RMAP_REPRO_STATE_DIR"
@@ -235,6 +235,14 @@ if command -v gnuplot >/dev/null; then
 		>/dev/null 2>"$work/badname.err"
 	assert "a case name that is not the suite's refuses the file (exit 2)" \
 		bash -c "[ $? = 2 ] && grep -q 'not a name of this suite' '$work/badname.err'"
+	# a run where every reproducer skipped: nothing to draw, said as such
+	jq '.results |= map(select(.cases | length == 0))' "$rec" \
+		>"$work/skips.json"
+	"$top/scripts/plot" --out "$work/skips" "$work/skips.json" \
+		>/dev/null 2>"$work/skips.err"
+	assert "a run that measured nothing: plot exits 4 and draws nothing" \
+		bash -c "[ $? = 4 ] && grep -q 'nothing measured to draw' '$work/skips.err' &&
+			 [ -z \"\$(ls '$work/skips' 2>/dev/null)\" ]"
 fi
 assert_same "nothing on the machine changed" "$before" "$(snapshot)"
 finish

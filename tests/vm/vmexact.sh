@@ -56,6 +56,13 @@ assert "the victim's table says its figures are not latencies here" \
 assert_jq "compare of the two boots: a floor measured, and no change to call" \
 	"$work/same/compare.json" \
 	'.exact and (.figures | length > 0) and all(.figures[]; .floor != null)'
+if command -v gnuplot >/dev/null; then
+	assert "--boots: the pictures of the first boot, and vm-run names them last" \
+		bash -c "[ -s '$work/same/plots/ksm-mprotect-split.png' ] &&
+			 grep -q 'rmap-tp' '$work/same/plots/ksm-mprotect-split.svg' &&
+			 [ -s '$a/plots/overview.png' ] &&
+			 tail -1 '$work/same.out' | grep -q '^Plots:   $work/same/plots/overview.png (1 more'"
+fi
 
 # --bisect on the cost: against boot 1 with the same seed, good; with a
 # pattern 2% larger (20,400 pages against 20,000), bad
