@@ -53,8 +53,11 @@ static bool available(char *why, size_t len)
 /*
  * Mark one frame idle (a walk), then read its word back (a walk of each
  * page of it still idle): timed together, as one call. -ERANGE: the
- * frame is in the bitmap's last word, which ends at max_pfn and which
- * the kernel neither writes nor reads whole (it returns 0 bytes).
+ * frame is in the bitmap's last word, which ends at max_pfn: the kernel
+ * walks its frames below max_pfn all the same, then says it wrote 0
+ * bytes. That call is timed too, since the probe saw its walk (else the
+ * walks would outgrow the calls that hold them), and the frame counts
+ * as failed: its bit cannot be read back.
  */
 static int mark(int fd, unsigned long long pfn, struct rr_samples *calls,
 		bool *idle)
@@ -69,11 +72,11 @@ static int mark(int fd, unsigned long long pfn, struct rr_samples *calls,
 		r = pread(fd, &back, sizeof(back), off);
 	if (w < 0 || r < 0)
 		return -errno;
-	if (w != sizeof(word) || r != sizeof(back))
-		return -ERANGE;
 	if (calls)
 		rr_samples_add(calls, (double)(rr_now_ns() - t0) /
 				      NSEC_PER_MSEC);
+	if (w != sizeof(word) || r != sizeof(back))
+		return -ERANGE;
 	*idle = back & word;
 	return 0;
 }

@@ -11,8 +11,8 @@
 # fill most of its longest stall on the unfixed kernel, and stay under
 # the threshold on -ksmfix, under both triggers; under reclaim, the
 # kretprobe on folio_referenced counts its give-ups. Every frame is reached (but those in the bitmap's
-# last, partial word, which the kernel does not write), the calls hold
-# the walks, and the text report and KTAP say the verdict JSON gives.
+# last, partial word, walked but reported as 0 bytes written), the calls
+# hold the walks (a frame of that word's call too), and the text report and KTAP say the verdict JSON gives.
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
@@ -48,7 +48,7 @@ for which in unfixed fixed; do
 	assert_jq "$which: page-idle is $want, by the documented rule" "$j" \
 		"$pi | .verdict == \"$want\" and .trigger.name == \"page-idle\" and .verdict == ($verdict_rule)"
 	# a frame in the bitmap's last word (it ends at max_pfn, not at a
-	# multiple of 64) cannot be written: at most 63 of them
+	# multiple of 64) is walked but not written whole: at most 63 of them
 	assert_jq "$which: page-idle marked the present frames of every case" \
 		"$j" "$pi | .cases | all(.reach.pages_moved > 0 and .reach.pages_move_failed < 64 and (.reach.text | test(\"marked idle\")))"
 	assert_jq "$which: rmap-tp timed the walks, and the calls hold them (split)" \
