@@ -138,7 +138,7 @@ static void giveups_text(const struct rr_result *r,
 		    r->victim == RR_VICTIM_OFF ? "" : ", ",
 		    c->ref_giveups[0], c->ref_calls[0]);
 	add(buf, size, &o, " (kretprobe " RR_KPROBE_GROUP "/" RR_GIVEUP_EVENT
-	    ", any task, during the firings)");
+	    ", any task, during the firings, counted by a hist trigger)");
 }
 
 static void row(FILE *f, const char *name, const char *tasks,

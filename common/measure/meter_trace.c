@@ -187,7 +187,9 @@ static int tarm(struct rr_meter *m, const struct rr_meter_arm *a, char *why,
 		tm->nprobes = 1;
 		rr_poll_free(&tm->poll);
 	} else {
-		err = arm_probes(tm, res, a, filter, why, len);
+		/* no task named (a trigger at work anywhere): no filter */
+		err = arm_probes(tm, res, a, filter[0] ? filter : NULL, why,
+				 len);
 	}
 	if (!err && a->pass == RR_PASS_COUNT && !tm->polled)
 		err = rr_iters_arm(&tm->trace, a->pids[0], a->type,
@@ -312,6 +314,11 @@ static int tcollect(struct rr_meter *m, const struct rr_meter_arm *a,
 	if (err) {
 		snprintf(why, len, "cannot read the trace buffer");
 		return err;
+	}
+	if (tm->waits && rr_giveups_read(tm->waits, &tm->trace)) {
+		snprintf(why, len, "cannot read the hist of %s",
+			 RR_GIVEUP_EVENT);
+		return -EIO;
 	}
 	if (a->pass != RR_PASS_COUNT || tm->polled)
 		return 0;

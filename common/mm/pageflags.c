@@ -23,18 +23,40 @@ int rr_pagemap_open(int pid)
 	return fd < 0 ? -errno : fd;
 }
 
-int rr_pagemap_read(int fd, const void *va, struct rr_pagemap_ent *e)
+/* bit 63: present; bit 62: swapped; bits 0-54: the frame */
+static void decode(uint64_t ent, struct rr_pagemap_ent *e)
 {
-	size_t ps = rr_page_size();
-	uint64_t ent;
-	off_t off = (off_t)((uintptr_t)va / ps) * sizeof(ent);
-
-	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
-		return errno ? -errno : -EIO;
-	/* bit 63: present; bit 62: swapped; bits 0-54: the frame */
 	e->present = ent >> 63 & 1;
 	e->swapped = ent >> 62 & 1;
 	e->pfn = e->present ? ent & ((1ULL << 55) - 1) : 0;
+}
+
+int rr_pagemap_read(int fd, const void *va, struct rr_pagemap_ent *e)
+{
+	return rr_pagemap_read_many(fd, va, 1, e);
+}
+
+int rr_pagemap_read_many(int fd, const void *va, size_t n,
+			 struct rr_pagemap_ent *e)
+{
+	size_t ps = rr_page_size(), done = 0, i;
+	off_t off = (off_t)((uintptr_t)va / ps) * sizeof(uint64_t);
+	uint64_t ent[RR_PAGEMAP_BATCH];
+
+	while (done < n) {
+		size_t want = n - done < RR_PAGEMAP_BATCH ?
+			      n - done : RR_PAGEMAP_BATCH;
+		ssize_t got;
+
+		errno = 0;
+		got = pread(fd, ent, want * sizeof(*ent),
+			    off + (off_t)(done * sizeof(*ent)));
+		if (got <= 0 || got % sizeof(*ent))
+			return got < 0 && errno ? -errno : -EIO;
+		for (i = 0; i < (size_t)got / sizeof(*ent); i++)
+			decode(ent[i], &e[done + i]);
+		done += (size_t)got / sizeof(*ent);
+	}
 	return 0;
 }
 

@@ -18,6 +18,15 @@ struct rr_pagemap_ent {
 /* Open /proc/PID/pagemap (pid 0: this process): an fd, or -errno. */
 int rr_pagemap_open(int pid);
 int rr_pagemap_read(int fd, const void *va, struct rr_pagemap_ent *e);
+/*
+ * n pages' entries from va on, RR_PAGEMAP_BATCH in each read: the kernel
+ * takes the mmap_lock once for each 2 MiB it walks, not once a page (a
+ * trigger that polls a pattern's residency would flood the lock events
+ * of its own task, and the trace buffer, a read per page).
+ */
+#define RR_PAGEMAP_BATCH 512
+int rr_pagemap_read_many(int fd, const void *va, size_t n,
+			 struct rr_pagemap_ent *e);
 /* A frame's flags in /proc/kpageflags (root): 0, or -errno. */
 int rr_kpageflags(unsigned long long pfn, unsigned long long *flags);
 #define RR_KPF_COMPOUND_HEAD	15

@@ -326,21 +326,33 @@ int rr_pattern_build(struct rr_pattern *p, const struct rr_pattern_spec *s,
 static int residency_of(const struct rr_pattern *p, int pid, size_t *present,
 			size_t *swapped)
 {
-	struct rr_pagemap_ent e;
-	size_t i;
+	struct rr_pagemap_ent e[RR_PAGEMAP_BATCH];
+	size_t pages = p->len / rr_page_size(), base = 0, n = 0, i;
 	int fd = rr_pagemap_open(pid), err = 0;
 
 	if (fd < 0)
 		return fd;
+	/* the filled pages in order, read a batch at a time (pageflags.h) */
 	for (i = 0; !err && i < p->filled; i++) {
 		size_t k = rr_pattern_filled_index(p, i);
 
-		err = rr_pagemap_read(fd, p->addr + k * rr_page_size(), &e);
-		if (err)
+		if (k >= pages) {
+			err = -ERANGE;
 			break;
-		if (e.present)
+		}
+		if (k < base || k >= base + n) {
+			base = k;
+			n = pages - k < RR_PAGEMAP_BATCH ? pages - k :
+				RR_PAGEMAP_BATCH;
+			err = rr_pagemap_read_many(fd,
+						   p->addr + k * rr_page_size(),
+						   n, e);
+			if (err)
+				break;
+		}
+		if (e[k - base].present)
 			(*present)++;
-		else if (e.swapped)
+		else if (e[k - base].swapped)
 			(*swapped)++;
 	}
 	close(fd);

@@ -253,31 +253,34 @@ int rr_bprobe_decoders(struct rr_bprobe *bp, bool marks)
 	return err;
 }
 
-/* Kernel-side filter: our tasks and, for walks, one page type. */
-static void filter(const struct rr_bracket_def *d, const char *pids,
-		   const char *type, bool with_type, char *buf, size_t size)
+void rr_bracket_filter(int bracket, const char *pids, const char *type,
+		       bool with_type, char *buf, size_t size)
 {
+	const struct rr_bracket_def *d = &rr_brackets[bracket];
+	bool own = pids && pids[0];
+
 	if (with_type && type && d->type_field)
-		snprintf(buf, size, "%s%s%s%s%s == \"%s\"",
-			 pids ? "(" : "", pids ? pids : "", pids ? ")" : "",
-			 pids ? " && " : "", d->type_field, type);
+		snprintf(buf, size, "%s%s%s%s == \"%s\"",
+			 own ? "(" : "", own ? pids : "", own ? ") && " : "",
+			 d->type_field, type);
 	else
-		snprintf(buf, size, "%s", pids ? pids : "");
+		snprintf(buf, size, "%s", own ? pids : "");
 }
 
-static int enable(struct rr_trace *t, const struct rr_bracket_def *d,
-		  const char *event, const char *pids, const char *type)
+static int enable(struct rr_trace *t, int bracket, const char *event,
+		  const char *pids, const char *type)
 {
+	const struct rr_bracket_def *d = &rr_brackets[bracket];
 	char f[256];
 
-	filter(d, pids, type, true, f, sizeof(f));
+	rr_bracket_filter(bracket, pids, type, true, f, sizeof(f));
 	if (!rr_trace_enable(t, d->system, event, f[0] ? f : NULL))
 		return 0;
 	/*
 	 * An event without the type field (an end event of another
 	 * revision): filter by task only; decoding checks the type.
 	 */
-	filter(d, pids, type, false, f, sizeof(f));
+	rr_bracket_filter(bracket, pids, type, false, f, sizeof(f));
 	return rr_trace_enable(t, d->system, event, f[0] ? f : NULL);
 }
 
@@ -313,11 +316,13 @@ int rr_bprobe_arm(struct rr_bprobe *bp, struct rr_trace *t,
 						      pid_filter);
 		}
 	} else if (!d->from_tracer) {
-		err = enable(t, d, d->start, pid_filter, bp->type);
+		err = enable(t, bp->bracket, d->start, pid_filter, bp->type);
 		if (!err && d->end)
-			err = enable(t, d, d->end, pid_filter, bp->type);
+			err = enable(t, bp->bracket, d->end, pid_filter,
+				     bp->type);
 		if (!err && d->end2)
-			err = enable(t, d, d->end2, pid_filter, bp->type);
+			err = enable(t, bp->bracket, d->end2, pid_filter,
+				     bp->type);
 	}
 	for (i = 0; !err && bp->use_marks && i < RR_MAX_MARKS; i++) {
 		if (!d->mark_event[i])

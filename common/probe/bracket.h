@@ -140,6 +140,14 @@ void rr_bracket_poll_path(int bracket, char *buf, size_t size);
 /* Build a "common_pid == a || ..." filter for the given tasks. */
 void rr_pid_filter(const int *pids, int n, char *buf, size_t size);
 /*
+ * The kernel-side filter of a bracket's event: pids (NULL or "": every
+ * task) and, with with_type, the walks of one page type where the event
+ * has the field: "(common_pid == 7) && page_type == \"ksm\"",
+ * "page_type == \"ksm\"", or "" for no filter at all.
+ */
+void rr_bracket_filter(int bracket, const char *pids, const char *type,
+		       bool with_type, char *buf, size_t size);
+/*
  * Arm a probe in the instance: pid_filter (may be NULL) restricts it to
  * the reproducer's tasks, type (may be NULL) to walks of one page type,
  * [lo, hi) to intervals that marked the pattern (used when hi > lo).

@@ -266,8 +266,9 @@ void rr_trace_use_top(struct rr_trace *t)
 int rr_trace_enable(struct rr_trace *t, const char *system,
 		    const char *event, const char *filter)
 {
+	/* "0" clears a filter; an empty one would be an error */
 	if (tracefs_event_file_write(t->inst, system, event, "filter",
-				     filter ? filter : "0") < 0)
+				     filter && filter[0] ? filter : "0") < 0)
 		return -EINVAL;
 	return tracefs_event_enable(t->inst, system, event) ? -EINVAL : 0;
 }

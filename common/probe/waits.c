@@ -11,6 +11,7 @@
 #include <tracefs.h>
 
 #include "lib/util.h"
+#include "mm/sysinfo.h"
 #include "probe/bracket.h"
 #include "probe/probe.h"
 #include "probe/stackhist.h"
@@ -45,7 +46,6 @@ void rr_waits_init(struct rr_waits *ws)
 	memset(ws, 0, sizeof(*ws));
 	ws->begin_id = ws->end_id = -1;
 	ws->mmap_start_id = ws->mmap_done_id = -1;
-	ws->giveup_id = -1;
 }
 
 void rr_waits_free(struct rr_waits *ws)
@@ -217,6 +217,10 @@ bool rr_giveups_available(char *why, size_t len)
 		snprintf(why, len, "no kprobe_events (CONFIG_KPROBE_EVENTS off)");
 		return false;
 	}
+	if (rr_kconfig("HIST_TRIGGERS", NULL, 0) == 0) {
+		snprintf(why, len, "CONFIG_HIST_TRIGGERS is not set (the count is a hist trigger's)");
+		return false;
+	}
 	if (!rr_fn_resolve(giveup_roles, fns)) {
 		snprintf(why, len, RR_GIVEUP_FUNC " is not in /proc/kallsyms");
 		return false;
@@ -236,14 +240,57 @@ int rr_giveups_prepare(char *why, size_t len)
 
 int rr_giveups_arm(struct rr_waits *ws, struct rr_trace *t)
 {
-	struct tep_event *ev;
+	/* a trigger left by a firing that was never collected goes first */
+	tracefs_event_file_clear(t->inst, RR_KPROBE_GROUP, RR_GIVEUP_EVENT,
+				 "trigger");
+	if (tracefs_event_file_append(t->inst, RR_KPROBE_GROUP,
+				      RR_GIVEUP_EVENT, "trigger",
+				      RR_GIVEUP_HIST) < 0)
+		return -EIO;
+	ws->giveups_armed = true;
+	return 0;
+}
 
-	ev = tep_find_event_by_name(t->tep, RR_KPROBE_GROUP, RR_GIVEUP_EVENT);
-	if (!ev)
-		return -ENOENT;
-	ws->tep = t->tep;
-	ws->giveup_id = ev->id;
-	return rr_trace_enable(t, RR_KPROBE_GROUP, RR_GIVEUP_EVENT, NULL);
+void rr_giveups_parse(const char *text, unsigned long long *calls,
+		      unsigned long long *giveups)
+{
+	const char *line;
+
+	*calls = *giveups = 0;
+	/* "{ ret:         -1 } hitcount:          5" */
+	for (line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		long long ret;
+		unsigned long long hits;
+
+		if (sscanf(line, "{ ret: %lld } hitcount: %llu", &ret,
+			   &hits) != 2)
+			continue;
+		*calls += hits;
+		/* an s32 key may read back unsigned: 4294967295 */
+		if (ret == -1 || ret == 0xffffffffLL)
+			*giveups += hits;
+	}
+}
+
+int rr_giveups_read(struct rr_waits *ws, struct rr_trace *t)
+{
+	char *text;
+	int err = 0;
+
+	if (!ws->giveups_armed)
+		return 0;
+	text = tracefs_event_file_read(t->inst, RR_KPROBE_GROUP,
+				       RR_GIVEUP_EVENT, "hist", NULL);
+	if (text)
+		rr_giveups_parse(text, &ws->ref_calls, &ws->ref_giveups);
+	else
+		err = -EIO;
+	free(text);
+	tracefs_event_file_clear(t->inst, RR_KPROBE_GROUP, RR_GIVEUP_EVENT,
+				 "trigger");
+	ws->giveups_armed = false;
+	return err;
 }
 
 /* Frames of the locking code itself, not its caller. */
@@ -337,13 +384,6 @@ bool rr_waits_decode(struct rr_waits *ws, struct tep_event *ev,
 
 	if (!ws->tep)
 		return false;
-	if (ev->id == ws->giveup_id) {
-		ws->ref_calls++;
-		/* an s32: -1 reads back as 0xffffffff, sign or not */
-		if ((int)field(ev, rec, "ret") == -1)
-			ws->ref_giveups++;
-		return true;
-	}
 	pid = tep_data_pid(ws->tep, rec);
 	if (ev->id == ws->mmap_start_id || ev->id == ws->mmap_done_id) {
 		rr_waits_mmap(ws, pid, ev->id == ws->mmap_start_id);

@@ -92,7 +92,7 @@ struct rr_waits {
 	int mmap_start_id, mmap_done_id;	/* -1: not armed */
 	bool mmap;			/* mmap_lock waits told apart */
 	/* folio_referenced() returns, of any task; those that gave up */
-	int giveup_id;			/* -1: not armed */
+	bool giveups_armed;		/* its hist trigger is on */
 	unsigned long long ref_calls, ref_giveups;
 };
 
@@ -146,8 +146,20 @@ int rr_waits_stack_read(struct rr_trace *t, struct rr_wait_stack *st);
 void rr_waits_stack_parse(const char *text, struct rr_wait_stack *st);
 /* Make the kretprobe (journaled), before the instance exists. */
 int rr_giveups_prepare(char *why, size_t len);
-/* Enable it in the instance, for every task (reclaim runs in kswapd). */
+/*
+ * Count its returns in the instance, for every task (reclaim runs in
+ * kswapd): a hist trigger keyed by the return value, which writes no
+ * record (kswapd's every folio would flood the buffer in a pressure
+ * phase and push the walks out of it). It counts from here until
+ * rr_giveups_read, whether the trace is on or not.
+ */
+#define RR_GIVEUP_HIST "hist:keys=ret:vals=hitcount"
 int rr_giveups_arm(struct rr_waits *ws, struct rr_trace *t);
+/* Read the counts into ws->ref_calls and ref_giveups; remove the trigger. */
+int rr_giveups_read(struct rr_waits *ws, struct rr_trace *t);
+/* The calls and the -1 returns in a hist file's text (tests: recorded). */
+void rr_giveups_parse(const char *text, unsigned long long *calls,
+		      unsigned long long *giveups);
 /* Feed one record (a collect's callback); false if not a lock event. */
 bool rr_waits_decode(struct rr_waits *ws, struct tep_event *ev,
 		     struct tep_record *rec);

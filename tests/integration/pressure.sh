@@ -44,6 +44,11 @@ j=$work/p.json
 assert_verdict "ksm-mprotect-split --trigger pressure" "$j" $rc
 probe=$(expected_probe auto pressure)
 echo "# here: trigger pressure, probe $probe"
+# What each case measured and how the phases ended, for whoever reads a
+# failure: a guest's JSON stays in the guest, its check.log comes back.
+jq -r '.cases[]? | "# case \(.name): \(.latency_ms.count // 0) intervals (\(.probe)), walkers \(.walkers | tostring), events lost \([.per_run[]?.lost_events] | add), unpaired \([.per_run[]?.unpaired_events] | add); \(.reach.text // "no reach")"' \
+	"$j" 2>/dev/null
+jq -r '"# trigger: \(.trigger.how // .reason // "none")"' "$j" 2>/dev/null
 assert_jq "$probe measured every case, in any task" "$j" \
 	".trigger.name == \"pressure\" and (.cases | all(.probe == \"$probe\" and .latency_ms.count > 0))"
 assert_jq "every phase reached the whole pattern, none missed or stopped" \

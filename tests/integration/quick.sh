@@ -63,6 +63,11 @@ if offers lock-waits; then
 	if offers kprobe_events; then
 		assert_jq "reclaim's give-ups counted (kprobes here)" "$j" \
 			"$r.lock_waits.giveups_counted and ($r.cases | all(.lock_waits.reclaim_giveups != null))"
+		# the hist trigger saw the calls: reclaim unmapped the
+		# controls, and folio_referenced() looked at each of them
+		[ "$trigger" = reclaim ] &&
+		assert_jq "...reclaim's calls counted, none gave up more than it was called" "$j" \
+			"$r.cases | all(.lock_waits.reclaim_giveups | .gave_up_with_victim <= .calls_with_victim and .gave_up_without_victim <= .calls_without_victim) and (.[1:] | all(.lock_waits.reclaim_giveups | .calls_with_victim + .calls_without_victim > 0))"
 	else
 		assert_jq "reclaim's give-ups not counted without kprobes, and why" \
 			"$j" "($r.lock_waits.giveups_counted | not) and ($r.lock_waits.giveups_why_not | test(\"kprobe\")) and ($r.cases | all(.lock_waits.reclaim_giveups == null))"

@@ -466,12 +466,50 @@ static void test_pid_filter(void)
 	CHECK_STR(buf, "common_pid == 10 || common_pid == 11");
 	rr_pid_filter(pids, 1, buf, sizeof(buf));
 	CHECK_STR(buf, "common_pid == 10");
+	rr_pid_filter(pids, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "");
+}
+
+/*
+ * A trigger at work anywhere names no task: its walk events are still
+ * filtered by page type in the kernel (an empty pid filter once made the
+ * filter "() && page_type == ...", which the kernel refused, so the
+ * events went unfiltered and a pressure phase overflowed the buffer).
+ */
+static void test_bracket_filter(void)
+{
+	int pids[] = { 10, 11 };
+	char own[64], buf[160];
+
+	rr_pid_filter(pids, 0, own, sizeof(own));
+	rr_bracket_filter(RR_BR_RMAP_WALK, own, "ksm", true, buf,
+			  sizeof(buf));
+	CHECK_STR(buf, "page_type == \"ksm\"");
+	rr_bracket_filter(RR_BR_RMAP_WALK, NULL, "anon", true, buf,
+			  sizeof(buf));
+	CHECK_STR(buf, "page_type == \"anon\"");
+	rr_bracket_filter(RR_BR_RMAP_WALK, own, "ksm", false, buf,
+			  sizeof(buf));
+	CHECK_STR(buf, "");
+	rr_pid_filter(pids, 2, own, sizeof(own));
+	rr_bracket_filter(RR_BR_RMAP_WALK, own, "file", true, buf,
+			  sizeof(buf));
+	CHECK_STR(buf,
+		  "(common_pid == 10 || common_pid == 11) && page_type == \"file\"");
+	rr_bracket_filter(RR_BR_RMAP_WALK, own, "file", false, buf,
+			  sizeof(buf));
+	CHECK_STR(buf, "common_pid == 10 || common_pid == 11");
+	/* a bracket without a type field: the tasks only */
+	rr_bracket_filter(RR_BR_MEMCG_RECLAIM, own, "ksm", true, buf,
+			  sizeof(buf));
+	CHECK_STR(buf, "common_pid == 10 || common_pid == 11");
 }
 
 int main(void)
 {
 	static const struct t_case cases[] = {
 		T(test_decode_fields), T(test_migrate_batches),
+		T(test_bracket_filter),
 		T(test_reclaim_passes), T(test_rmap_walks),
 		T(test_rmap_walk_marks), T(test_rmap_walk_v1),
 		T(test_funcgraph), T(test_kprobe), T(test_part_apart), T(test_pid_drop),

@@ -266,7 +266,33 @@ static void test_stack_parse(void)
 	CHECK_EQ(st.all, 0);
 }
 
+/*
+ * Reclaim's give-ups from the hist trigger's text (recorded from the
+ * 6.12 test kernel under the pressure trigger, with -1 lines added as an
+ * s32 key prints them, signed or not): every return counts as a call,
+ * the -1 ones as give-ups.
+ */
+static void test_giveups_parse(void)
+{
+	static const char text[] =
+		"# event histogram\n#\n# trigger info: hist:keys=ret:vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n"
+		"{ ret:        256 } hitcount:          2\n"
+		"{ ret:          1 } hitcount:       9332\n"
+		"{ ret:         -1 } hitcount:         40\n"
+		"{ ret: 4294967295 } hitcount:          2\n"
+		"{ ret:          0 } hitcount:      57777\n"
+		"\nTotals:\n    Hits: 67153\n    Entries: 5\n    Dropped: 0\n";
+	unsigned long long calls, giveups;
+
+	rr_giveups_parse(text, &calls, &giveups);
+	CHECK_EQ(calls, 67153);
+	CHECK_EQ(giveups, 42);
+	rr_giveups_parse("", &calls, &giveups);
+	CHECK_EQ(calls, 0);
+	CHECK_EQ(giveups, 0);
+}
+
 TEST_MAIN(T(test_one_wait), T(test_tasks_apart), T(test_nested_spinlock),
 	  T(test_mutex_spin_then_sleep), T(test_edges_dropped),
 	  T(test_mmap_lock), T(test_sleeping), T(test_within),
-	  T(test_figures), T(test_stack_parse))
+	  T(test_figures), T(test_stack_parse), T(test_giveups_parse))
