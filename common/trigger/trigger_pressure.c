@@ -607,6 +607,31 @@ static void account_phase(struct figures *pr, const struct phase *ph,
 		pr->max_reach_s = (double)wt->reach_ns / NSEC_PER_SEC;
 }
 
+/*
+ * A phase that did not unmap the whole pattern: what the machine looked
+ * like when it ended, on stderr, for whoever wonders why (swap full,
+ * kswapd asleep for good, free memory never below low).
+ */
+static void phase_state(const struct watch *wt, const struct rr_watermarks *w,
+			const struct figures *pr, unsigned int revived)
+{
+	unsigned long long total = 0, sfree = 0, free_kb = 0;
+	char scanned[64] = "kswapd's scans unknown (no VM event counters)";
+
+	if (!pr->no_counters)
+		snprintf(scanned, sizeof(scanned), "kswapd scanned %llu pages",
+			 wt->seen - wt->scan0);
+	if (rr_read_keyed("/proc/meminfo", "SwapTotal", &total) ||
+	    rr_read_keyed("/proc/meminfo", "SwapFree", &sfree) ||
+	    sfree > total)
+		total = sfree = 0;
+	rr_read_keyed("/proc/meminfo", "MemFree", &free_kb);
+	rr_msg("pressure phase: %zu of %zu pattern pages left; %s, revived %u times; swap %llu of %llu MiB used; MemFree %llu MiB (low watermark %llu MiB)",
+	       wt->last, wt->present0, scanned, revived,
+	       (total - sfree) >> 10, total >> 10, free_kb >> 10,
+	       w->low_kb >> 10);
+}
+
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 {
 	struct figures *pr = figures_of(st.res);
@@ -618,6 +643,7 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	struct rr_watermarks w;
 	enum outcome out;
 	char why[256] = "";
+	unsigned int revived;
 	size_t swapped;
 	int err;
 
@@ -653,8 +679,11 @@ static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
 	atomic_store(&far_left, wt.present0);
 	atomic_store(&far_load_mib, bytes >> 20);
 	atomic_store(&far_present0, wt.present0);
+	revived = pr->revived;
 	out = watch_phase(p, &ph, &w, pr, &wt, why, sizeof(why));
 	atomic_store(&far_present0, 0);
+	if (out != REACHED && out != FAILED)
+		phase_state(&wt, &w, pr, pr->revived - revived);
 	if (getenv("RMAP_REPRO_DEBUG"))
 		rr_msg("debug: pressure: %d loads, kswapd scanned %llu pages, %zu of %zu pattern pages left",
 		       ph.nloads, wt.seen - wt.scan0, wt.last, wt.present0);

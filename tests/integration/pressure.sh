@@ -49,6 +49,7 @@ echo "# here: trigger pressure, probe $probe"
 jq -r '.cases[]? | "# case \(.name): \(.latency_ms.count // 0) intervals (\(.probe)), walkers \(.walkers | tostring), events lost \([.per_run[]?.lost_events] | add), unpaired \([.per_run[]?.unpaired_events] | add); \(.reach.text // "no reach")"' \
 	"$j" 2>/dev/null
 jq -r '"# trigger: \(.trigger.how // .reason // "none")"' "$j" 2>/dev/null
+grep -h 'pressure phase:' "$work/p.err" | sed 's/^/# /'
 assert_jq "$probe measured every case, in any task" "$j" \
 	".trigger.name == \"pressure\" and (.cases | all(.probe == \"$probe\" and .latency_ms.count > 0))"
 assert_jq "every phase reached the whole pattern, none missed or stopped" \

@@ -5,7 +5,12 @@
 # where the rmap tracepoints time the walks that kswapd runs: the host
 # test pressure.sh, booted on its own (in vmcheck's guest, after the
 # other tests, it failed in two CI runs for a reason not yet found; run
-# alone it passes: see the closing note of issue 12).
+# alone it passes: see the closing note of issue 12). One NUMA node: on
+# two, a phase missed the pattern in 5 of 36 runs (MemFree 300 MiB,
+# below the 544 MiB low watermark, for 45 s, the pattern untouched:
+# kswapd balances node by node, and the pattern's may not be the one the
+# load filled), and CI failed on it; on one, 0 of 14. The trigger says
+# so when it happens ("pressure phase: ..."); docs/reproducers.md.
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
@@ -15,14 +20,14 @@ if ! vm_possible; then
 fi
 kernel=$(test_kernel unfixed)
 out=$work/p
-"$top/scripts/vm-run" --kernel "$kernel" \
+"$top/scripts/vm-run" --kernel "$kernel" --numa-nodes 1 \
 	--config "$(test_kernel_config "$kernel")" --check --out "$out" \
 	--timeout 600 -- pressure >"$work/p.out" 2>"$work/p.err"
 rc=$?
 last=$(tail -1 "$out/check.log" 2>/dev/null)
 if [ $rc = 0 ] && [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] &&
    [ "${BASH_REMATCH[1]}" -gt 10 ]; then
-	ok "pressure.sh passes in the unfixed kernel's 2 GiB guest ($last)"
+	ok "pressure.sh passes in the unfixed kernel's 2 GiB guest, one node ($last)"
 else
 	not_ok "pressure.sh passes in the unfixed kernel's 2 GiB guest" \
 		"vm-run exit $rc, last line '$last'" \
