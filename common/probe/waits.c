@@ -254,21 +254,28 @@ int rr_giveups_arm(struct rr_waits *ws, struct rr_trace *t)
 void rr_giveups_parse(const char *text, unsigned long long *calls,
 		      unsigned long long *giveups)
 {
-	const char *line;
+	const char *line, *h;
 
 	*calls = *giveups = 0;
-	/* "{ ret:         -1 } hitcount:          5" */
+	/*
+	 * "{ ret: 18446744073709551615 } hitcount:          5": a key is
+	 * printed as a u64, an s32's -1 sign-extended (or, elsewhere,
+	 * 4294967295 or -1: strtoull reads "-1" as the u64 -1 too).
+	 */
 	for (line = text; line && *line; line = strchr(line, '\n'),
 	     line = line ? line + 1 : NULL) {
-		long long ret;
-		unsigned long long hits;
+		unsigned long long ret, hits;
+		char *end;
 
-		if (sscanf(line, "{ ret: %lld } hitcount: %llu", &ret,
-			   &hits) != 2)
+		if (strncmp(line, "{ ret:", 6))
 			continue;
+		ret = strtoull(line + 6, &end, 10);
+		h = strstr(end, "hitcount:");
+		if (end == line + 6 || !h)
+			continue;
+		hits = strtoull(h + 9, NULL, 10);
 		*calls += hits;
-		/* an s32 key may read back unsigned: 4294967295 */
-		if (ret == -1 || ret == 0xffffffffLL)
+		if (ret == ~0ULL || ret == 0xffffffffULL)
 			*giveups += hits;
 	}
 }
