@@ -473,22 +473,33 @@ static void stop_loads(struct phase *ph)
 static atomic_size_t far_present0, far_left;
 static atomic_ullong far_load_mib;
 
+/* Swap used and in all, MiB (0 and 0 where meminfo cannot say). */
+static void swap_mib(unsigned long long *used, unsigned long long *total)
+{
+	unsigned long long sfree = 0;
+
+	*total = 0;
+	if (rr_read_keyed("/proc/meminfo", "SwapTotal", total) ||
+	    rr_read_keyed("/proc/meminfo", "SwapFree", &sfree) ||
+	    sfree > *total)
+		*total = sfree = 0;
+	*used = (*total - sfree) >> 10;
+	*total >>= 10;
+}
+
 static void how_far(char *buf, size_t len)
 {
-	unsigned long long total = 0, sfree = 0;
+	unsigned long long used, total;
 	size_t p0 = atomic_load(&far_present0), left = atomic_load(&far_left);
 
 	buf[0] = '\0';
 	if (!p0)
 		return;
-	if (rr_read_keyed("/proc/meminfo", "SwapTotal", &total) ||
-	    rr_read_keyed("/proc/meminfo", "SwapFree", &sfree) ||
-	    sfree > total)
-		total = sfree = 0;
+	swap_mib(&used, &total);
 	snprintf(buf, len,
 		 "%zu of %zu pattern pages out, swap %llu of %llu MiB used, the load %llu MiB",
-		 p0 - (left < p0 ? left : p0), p0, (total - sfree) / 1024,
-		 total / 1024, atomic_load(&far_load_mib));
+		 p0 - (left < p0 ? left : p0), p0, used, total,
+		 atomic_load(&far_load_mib));
 }
 
 /* What a phase watches: the clock, the pattern, kswapd's scans. */
@@ -615,21 +626,17 @@ static void account_phase(struct figures *pr, const struct phase *ph,
 static void phase_state(const struct watch *wt, const struct rr_watermarks *w,
 			const struct figures *pr, unsigned int revived)
 {
-	unsigned long long total = 0, sfree = 0, free_kb = 0;
+	unsigned long long used, total, free_kb = 0;
 	char scanned[64] = "kswapd's scans unknown (no VM event counters)";
 
 	if (!pr->no_counters)
 		snprintf(scanned, sizeof(scanned), "kswapd scanned %llu pages",
 			 wt->seen - wt->scan0);
-	if (rr_read_keyed("/proc/meminfo", "SwapTotal", &total) ||
-	    rr_read_keyed("/proc/meminfo", "SwapFree", &sfree) ||
-	    sfree > total)
-		total = sfree = 0;
+	swap_mib(&used, &total);
 	rr_read_keyed("/proc/meminfo", "MemFree", &free_kb);
 	rr_msg("pressure phase: %zu of %zu pattern pages left; %s, revived %u times; swap %llu of %llu MiB used; MemFree %llu MiB (low watermark %llu MiB)",
-	       wt->last, wt->present0, scanned, revived,
-	       (total - sfree) >> 10, total >> 10, free_kb >> 10,
-	       w->low_kb >> 10);
+	       wt->last, wt->present0, scanned, revived, used, total,
+	       free_kb >> 10, w->low_kb >> 10);
 }
 
 static int fire(struct rr_trigger_ctx *ctx, char *how, size_t len)
