@@ -42,7 +42,8 @@ USER_HOOKS := $(B)/common/lib/hooks.o
 TEST_HOOKS := $(B)/test/hooks.o
 REPRO_SRC := $(wildcard reproducers/*.c)
 REPROS := $(REPRO_SRC:reproducers/%.c=$(B)/bin/%)
-TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes $(B)/bin/rmap-stat
+TOOLS := $(B)/bin/rmap-restore $(B)/bin/rmap-probes $(B)/bin/rmap-stat \
+	 $(B)/bin/rmap-trust
 TEST_BINS := $(patsubst $(B)/bin/%,$(B)/test/bin/%,$(REPROS) $(TOOLS))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

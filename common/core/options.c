@@ -6,12 +6,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/runner.h"
+#include "lib/outdir.h"
 #include "lib/util.h"
 #include "mm/ksm.h"
 #include "trigger/trigger.h"
@@ -97,64 +98,26 @@ static bool check_label(const char *label, char *err, size_t len)
 }
 
 /*
- * As root, reports go only to a directory that root alone can write (or
- * that the run makes): in one that others can write, a link planted at
- * a report's name would have root write over its target.
- */
-static bool out_trusted(const char *dir, const struct stat *st, char *err,
-			size_t len)
-{
-	if (geteuid() || (!st->st_uid && !(st->st_mode & (S_IWGRP | S_IWOTH))))
-		return true;
-	snprintf(err, len,
-		 "--out %s: %s (mode %04o): as root, reports go only to a directory that root alone can write; name a new one (it is made) or one of root's",
-		 dir, st->st_uid ? "it belongs to another user" :
-		 "other users can write to it",
-		 (unsigned int)(st->st_mode & 07777));
-	return false;
-}
-
-/*
  * --out must be a directory this process can write to, checked before
- * anything runs so that no result is lost at the end. A missing last
- * component is created (it would be at the end anyway).
+ * anything runs so that no result is lost at the end. As root, it and
+ * every directory above it must be root's alone (lib/outdir.h): in one
+ * that others can write, a link planted at a report's name, or at the
+ * directory's own, would have root write over its target. The missing
+ * part is made now (it would be at the end anyway), and the reports go
+ * to the resolved path: a link on the way is not followed again.
  */
-static bool check_out(const char *dir, char *err, size_t len)
+static bool check_out(char *err, size_t len)
 {
-	struct stat st;
-	char copy[PATH_MAX];
-	int e;
+	static char resolved[PATH_MAX];
+	char why[768];
 
-	if (stat(dir, &st) && rr_cfg.parse_only) {
-		/* would it be made? its parent must be a writable directory */
-		e = errno;
-		snprintf(copy, sizeof(copy), "%s", dir);
-		if (e == ENOENT && access(dirname(copy), W_OK | X_OK))
-			e = errno;
-		else if (e == ENOENT)
-			return true;
-		snprintf(err, len, "--out %s: cannot create it: %s", dir,
-			 strerror(e));
+	if (rr_out_dir(rr_cfg.out, !rr_cfg.parse_only, resolved,
+		       sizeof(resolved), why, sizeof(why))) {
+		snprintf(err, len, "--out %s: %s", rr_cfg.out, why);
 		return false;
 	}
-	if (stat(dir, &st)) {
-		if (errno != ENOENT || mkdir(dir, 0755)) {
-			snprintf(err, len, "--out %s: cannot create it: %s",
-				 dir, strerror(errno));
-			return false;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, len, "--out %s: exists and is not a directory",
-			 dir);
-		return false;
-	} else if (!out_trusted(dir, &st, err, len)) {
-		return false;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		snprintf(err, len, "--out %s: not writable: %s", dir,
-			 strerror(errno));
-		return false;
-	}
+	if (!rr_cfg.parse_only)
+		rr_cfg.out = resolved;
 	return true;
 }
 
@@ -254,7 +217,7 @@ static bool options_valid(const struct rr_repro *r, char *err, size_t len)
 		return false;
 	}
 	/* Last: a usage error must not leave a new directory behind. */
-	return !rr_cfg.out || check_out(rr_cfg.out, err, len);
+	return !rr_cfg.out || check_out(err, len);
 }
 
 /*

@@ -271,6 +271,24 @@ def boot_figures:
 # every boot's runs: [{file, results}], in input order
 def boot_inputs: [inputs | {file: input_filename, results: runs_of}];
 
+# Why the boots of a side cannot be one side ("" when they can): each
+# boot of it ran the same kernel release on the same clock (exact or
+# wall time).
+def boots_unlike($groups):
+	def kernel_of: (.results[0].kernel.release // "?");
+	def clock_of: ([.results[] | .system.exact_clock? // "wall time"]
+		       | unique | join(", "));
+	boot_inputs as $boots
+	| [$groups | to_entries[] | (.key | run_letter) as $side | .value
+	   | [.[] | $boots[.] | {file, kernel: kernel_of, clock: clock_of}]
+	   | if (map(.kernel) | unique | length) > 1 then
+		"side \($side)'s boots ran different kernels (" +
+		(map("\(.file): \(.kernel)") | join("; ")) + ")"
+	     elif (map(.clock) | unique | length) > 1 then
+		"side \($side)'s boots ran on different clocks (" +
+		(map("\(.file): \(.clock)") | join("; ")) + ")"
+	     else empty end] | .[0] // "";
+
 # [side][boot] -> the case's figure value, or null
 def boot_values($boots; $groups; $n; $c; $f):
 	[$groups[] | [.[] | $boots[.].results

@@ -14,7 +14,7 @@
 #   run_ending DIR [all] the ending; "all": the whole report.txt
 
 draw_plots() {
-	local d=$1 n rc=0
+	local d=$1 n rc=0 err
 
 	shift
 	[ $# -gt 0 ] || set -- "$d"
@@ -24,17 +24,23 @@ draw_plots() {
 		return 0
 	fi
 	command -v gnuplot >/dev/null || return 0
-	"$top/scripts/plot" --out "$d/plots" "$@" >/dev/null \
-		2>"$d/plots.err" || rc=$?
+	# the run's own plots/ (trust.sh: a link planted there is removed)
+	if ! sub_dir "$d" plots || ! err=$(new_beside "$d/plots.err"); then
+		plots="none: cannot write to $d"
+		return 0
+	fi
+	"$top/scripts/plot" --out "$d/plots" "$@" >/dev/null 2>"$err" ||
+		rc=$?
 	case $rc in
 	0)
-		rm -f "$d/plots.err"
+		rm -f "$err"
 		n=$(ls "$d"/plots/*.png 2>/dev/null | grep -vc '/overview.png$')
 		plots="$d/plots/overview.png ($n more, NAME.png, each with .svg)" ;;
 	4)
-		rm -f "$d/plots.err"
+		rm -f "$err"
 		plots="none: no reproducer measured anything" ;;
 	*)
+		place_over "$err" "$d/plots.err"
 		plots="none: scripts/plot failed (see $d/plots.err)" ;;
 	esac
 }

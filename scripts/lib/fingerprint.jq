@@ -11,6 +11,11 @@
 
 # At most this many steps per rmap_item: only the page's VMAs.
 def few: 8;
+# At least this many VMAs on the pattern's anon_vma for the rule to
+# tell: an unfixed walk then makes at least vmas / 4 = 32 steps per
+# rmap_item, four times the fixed walk's most. With 6 VMAs an unfixed
+# walk makes 6 to 12: no more than a fixed one could.
+def min_vmas: 16 * few;
 
 def result($name): [.results[]? | select(.reproducer == $name)] | .[0];
 def ksm_case: [.cases[]? | select(.page_type == "ksm")] | .[0];
@@ -44,12 +49,16 @@ def needs: " (the count needs CONFIG_KPROBE_EVENTS, CONFIG_HIST_TRIGGERS and the
 def needs_if($why): if ($why | test("--iterations")) then $why + needs
 	else $why end;
 
+def too_few($v): "\($v) VMAs cannot tell fixed from unfixed: an unfixed walk would make about as few steps as a fixed one (the rule needs \(min_vmas) or more; the fingerprint preset has 2,000)";
+
 def walk_path:
 	result("ksm-mprotect-split") as $r
 	| ($r | ksm_case) as $c
 	| ($c | caller("walk_ksm")) as $k
 	| if $c.iterations == null or $c.iterations.steps_per_rmap_item_mean == null
 	  then unknown("KSM walk"; "rmap_walk_ksm"; needs_if(not_counted($r)))
+	  elif (($r.pattern.vmas // 0) | type != "number" or . < min_vmas)
+	  then unknown("KSM walk"; "rmap_walk_ksm"; too_few($r.pattern.vmas // 0))
 	  else ($r.pattern.vmas) as $v
 	  | (if $k != null and $k.steps_per_first_call != null
 	     then $k.steps_per_first_call
@@ -76,6 +85,9 @@ def memfail_path:
 	  elif $k == null
 	  then unknown("memory failure"; "collect_procs_ksm";
 		       "no step was made inside collect_procs_ksm (it may be inlined here, or memory_failure() did not look for the processes)")
+	  elif (($r.pattern.vmas // 0) | type != "number" or . < min_vmas)
+	  then unknown("memory failure"; "collect_procs_ksm";
+		       too_few($r.pattern.vmas // 0))
 	  else ($r.pattern.vmas) as $v
 	  | $k.steps_per_first_call as $per
 	  | {path: "memory failure", function: $k.function,

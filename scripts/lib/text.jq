@@ -8,12 +8,17 @@
 def pad($w): tostring | if length >= $w then . else " " * ($w - length) + . end;
 def rpad($w): tostring | if length >= $w then . else . + " " * ($w - length) end;
 
-# a number with $d decimals, trailing zeros kept
-def fixed($d): (. * pow(10; $d) | round) as $n
+# a number with $d decimals, trailing zeros kept; a negative one with
+# its sign, and one too large for its digits (1e15 or more) in jq's own
+# exponent form, never cut in the middle
+def fixed($d):
+	if . < 0 then "-" + (-. | fixed($d))
+	elif . >= 1e15 then tostring
+	else (. * pow(10; $d) | round) as $n
 	| if $d == 0 then ($n | tostring) else
 	  ($n | tostring | if length <= $d then ("0" * ($d + 1 - length)) + .
 			   else . end)
-	  | .[:length - $d] + "." + .[length - $d:] end;
+	  | .[:length - $d] + "." + .[length - $d:] end end;
 
 # words into lines of at most $w columns, the next ones indented by $ind
 def wrap($w; $ind): reduce (split(" ")[]) as $word ([""];

@@ -17,6 +17,9 @@ fake=$work/tree
 export RMAP_REPRO_STATE_DIR=$work/state
 mkdir -p "$fake/scripts" "$fake/reproducers" "$fake/configs" \
 	 "$fake/build/test/bin" "$RMAP_REPRO_STATE_DIR"
+# the scripts' gate for what they read and where they write (trust.sh)
+mkdir -p "$fake/build/bin"
+cp "$top/build/bin/rmap-trust" "$fake/build/bin/"
 cp -r "$top/scripts/run-all" "$top/scripts/lib" "$fake/scripts/"
 touch "$fake/reproducers/fa.c" "$fake/reproducers/fb.c"
 printf -- '--runs 1\n[fa]\n--pages 10\n' >"$fake/configs/quick.preset"

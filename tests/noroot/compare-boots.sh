@@ -117,13 +117,39 @@ done
 unwrap "$work/d.txt" >"$work/d.one"
 assert "other options on one side: the text warns, naming both" \
 	grep -q '^warning: ksm-mprotect-split@walks: the boots ran different options (.* | .*--pages 19800)' "$work/d.one"
-mkdir -p "$work/plain/boot-1"
-jq '.results |= map(del(.system.exact_clock))' "$work/A/boot-1/results.json" \
-	>"$work/plain/boot-1/results.json"
-cp -r "$work/A/boot-2" "$work/plain/"
+mkdir -p "$work/plain/boot-1" "$work/plain/boot-2" "$work/mixed"
+for i in 1 2; do
+	jq '.results |= map(del(.system.exact_clock))' \
+		"$work/A/boot-$i/results.json" >"$work/plain/boot-$i/results.json"
+done
 "$cmp" "$work/plain" "$work/B" >"$work/plain.txt"
 unwrap "$work/plain.txt" >"$work/plain.one"
 assert "a side not all exact: the text says the floor is wall time's" \
 	grep -q "Not all runs are exact" "$work/plain.one"
+# one boot exact, the other not: not one side
+cp -r "$work/plain/boot-1" "$work/A/boot-2" "$work/mixed/"
+"$cmp" "$work/mixed" "$work/B" >"$work/mixed.txt" 2>"$work/mixed.err"
+rc=$?
+assert "a side whose boots ran on different clocks: refused (exit $rc), saying so" \
+	bash -c "[ $rc = 2 ] && [ ! -s '$work/mixed.txt' ] &&
+		 grep -q \"side A's boots ran on different clocks\" '$work/mixed.err'"
+# and different kernels
+mkdir -p "$work/kern"
+cp -r "$work/A/boot-1" "$work/kern/"
+mkdir -p "$work/kern/boot-2"
+jq '.results[0].kernel.release = "6.1.0-99-amd64"' \
+	"$work/A/boot-2/results.json" >"$work/kern/boot-2/results.json"
+"$cmp" "$work/kern" "$work/B" >"$work/kern.txt" 2>"$work/kern.err"
+rc=$?
+assert "a side whose boots ran different kernels: refused (exit $rc), naming both" \
+	bash -c "[ $rc = 2 ] && grep -q \"side A's boots ran different kernels (.*6.1.0-99-amd64\" '$work/kern.err'"
+# only boot-N counts: boot-6.old, another run's, is not a boot of the side
+cp -r "$work/kern/boot-2" "$work/A/boot-6.old"
+"$cmp" "$work/A" "$work/B" >"$work/old.txt" 2>"$work/old.err"
+rc=$?
+assert "a boot-6.old beside the boots is not counted (exit $rc): the side's four boots compared" \
+	bash -c "[ $rc = 0 ] && ! grep -q 'boot-6.old' '$work/old.txt' &&
+		 grep -q '^A .*, 4 boot(s)' '$work/old.txt'"
+rm -rf "$work/A/boot-6.old"
 assert_same "nothing on the machine changed" "$before" "$(snapshot)"
 finish

@@ -156,7 +156,7 @@ assert "one run: exit 2, says it needs two" \
 echo '[1]' >"$work/bad.json"
 "$cmp" "$a" "$work/bad.json" >/dev/null 2>"$work/e2"
 assert "not a results file: exit 2, naming it" \
-	bash -c "[ $? = 2 ] && grep -q 'bad.json: not a results file' '$work/e2'"
+	bash -c "[ $? = 2 ] && grep -q 'bad.json: refused: an array, not a results file' '$work/e2'"
 "$cmp" --format xml "$a" "$b" >/dev/null 2>&1
 assert "an unknown format: exit 2" [ $? = 2 ]
 assert_same "nothing changed" "$before" "$(snapshot)"

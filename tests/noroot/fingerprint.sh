@@ -92,7 +92,25 @@ jq '.results[0].reproducer = "../../etc/x"' "$d/unfixed-results.json" \
 	>"$work/bad.json"
 "$fp" --results "$work/bad.json" >/dev/null 2>"$work/bad.err"
 assert "a results.json that names a path: refused (exit 2)" \
-	bash -c "[ $? = 2 ] && grep -q 'not a reproducer, case or probe name' '$work/bad.err'"
+	bash -c "[ $? = 2 ] && grep -q \"'../../etc/x' is not a name of this suite's\" '$work/bad.err'"
+# a pattern too small for the rule: 6 VMAs cannot tell, whatever it says
+jq '(.results[] | select(.reproducer == "ksm-mprotect-split" or
+	.reproducer == "ksm-memory-failure") | .pattern.vmas) = 6' \
+	"$d/fixed-results.json" >"$work/six.json"
+run "$work/six.json"
+assert_jq "a 6-VMA pattern: UNKNOWN, '6 VMAs cannot tell fixed from unfixed', exit 4 (not FIXED, 0)" \
+	"$work/j" '.answer == "unknown" and (.paths[0].why | test("^6 VMAs cannot tell fixed from unfixed")) and .paths[1].state == "unknown"'
+assert "...exit 4 in both formats, and the text says it" \
+	bash -c "[ $rc/$rcj = 4/4 ] && grep -q 'answer: the KSM walk is not known here' '$work/t' &&
+		 grep -q '6 VMAs cannot tell' '$work/t'"
+# control characters in the release: refused before anything is printed
+jq '.system.kernel.release = "6.12\u001b]0;fixed\u0007\u001b[2J"' \
+	"$d/unfixed-results.json" >"$work/esc.json"
+"$fp" --results "$work/esc.json" >"$work/esc.out" 2>"$work/esc.err"
+rc=$?
+assert "a release with escape sequences: refused (exit $rc), nothing printed raw" \
+	bash -c "[ $rc = 2 ] && [ ! -s '$work/esc.out' ] &&
+		 ! grep -q \$'\\x1b' '$work/esc.err' && grep -q 'control character (U+001B)' '$work/esc.err'"
 echo '{"schema": "rmap-repro-result/1"}' >"$work/one.json"
 "$fp" --results "$work/one.json" >/dev/null 2>&1
 assert "a reproducer's own JSON, not a run's: refused (exit 2)" [ $? = 2 ]

@@ -24,7 +24,7 @@ printf -- '--runs 1\n[fx]\n--pages 10\n' >"$fake/configs/quick.preset"
 printf '#!/bin/bash\n[ "${1:-}" = --json ] && echo "{}" || echo "rmap-tp no"\n' \
 	>"$fake/build/bin/rmap-probes"
 # the fit is the suite's own (rmap-stat --fit)
-cp "$top/build/bin/rmap-stat" "$fake/build/bin/"
+cp "$top/build/bin/rmap-stat" "$top/build/bin/rmap-trust" "$fake/build/bin/"
 cat >"$fake/build/bin/fx" <<'FAKE'
 #!/bin/bash
 name=fx out=. pages=10

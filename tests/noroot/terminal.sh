@@ -23,6 +23,9 @@ rm -rf "$work/p" "$work/t" "$work/u" "$fake" "$work/cmp" "$work/hostile" \
 export RMAP_REPRO_STATE_DIR=$work/state
 mkdir -p "$fake/scripts" "$fake/reproducers" "$fake/configs" \
 	 "$fake/build/test/bin" "$RMAP_REPRO_STATE_DIR"
+# the scripts' gate for what they read and where they write (trust.sh)
+mkdir -p "$fake/build/bin"
+cp "$top/build/bin/rmap-trust" "$fake/build/bin/"
 cp -r "$top/scripts/run-all" "$top/scripts/plot" "$top/scripts/lib" \
 	"$fake/scripts/"
 before=$(snapshot)
