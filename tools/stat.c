@@ -19,8 +19,15 @@
  * figure) and prints "KEY slope points": the least-squares slope of
  * log(y) on log(x) over the points with both positive (stats.h), "-"
  * with fewer than two or one x; scripts/sweep's fit.
+ *
+ * Every number is read as the option parser reads one (decimal: no
+ * 0x10, inf or nan but --fit's "nan" y) and must not be negative; a
+ * line with anything else, or more than its counts say, is refused:
+ * exit 2, and no answer for it.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,31 +37,80 @@
 #include "lib/stats.h"
 #include "lib/util.h"
 
+/*
+ * The next blank-separated word of the line at *p into buf: its length,
+ * 0 at the line's end, -1 when it is longer than buf.
+ */
+static int word(char **p, char *buf, size_t size)
+{
+	size_t n;
+
+	*p += strspn(*p, " \t\n");
+	n = strcspn(*p, " \t\n");
+	if (n >= size)
+		return -1;
+	memcpy(buf, *p, n);
+	buf[n] = '\0';
+	*p += n;
+	return n;
+}
+
+/*
+ * A sample, as the option parser reads a decimal number (lib/util.h:
+ * no 0x10, inf or nan), and not negative: every sample is a time or a
+ * count. With nan_ok, "nan" is taken too (--fit's point without a
+ * figure).
+ */
+static bool sample(char **p, double *v, bool nan_ok)
+{
+	char buf[64];
+
+	if (word(p, buf, sizeof(buf)) <= 0)
+		return false;
+	if (nan_ok && !strcmp(buf, "nan")) {
+		*v = NAN;
+		return true;
+	}
+	return rr_parse_double(buf, v) && *v >= 0;
+}
+
+/* A count of at most max, in plain decimal digits. */
+static bool count(char **p, size_t *n, unsigned long long max)
+{
+	unsigned long long k;
+	char buf[24];
+
+	if (word(p, buf, sizeof(buf)) <= 0 || rr_parse_dec(buf, &k) || k > max)
+		return false;
+	*n = k;
+	return true;
+}
+
 /* N numbers from the line at *p into a new array. */
 static double *numbers(char **p, size_t *n)
 {
-	unsigned long long k;
 	double *v;
-	char *end;
-	size_t i;
+	size_t i, k;
 
-	k = strtoull(*p, &end, 10);
-	if (end == *p || k > (1u << 24))
+	if (!count(p, &k, 1u << 24))
 		return NULL;
-	*p = end;
 	v = malloc((k ? k : 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	for (i = 0; i < k; i++) {
-		v[i] = strtod(*p, &end);
-		if (end == *p) {
+		if (!sample(p, &v[i], false)) {
 			free(v);
 			return NULL;
 		}
-		*p = end;
 	}
 	*n = k;
 	return v;
+}
+
+/* Nothing but blanks left on the line. */
+static bool at_end(char *p)
+{
+	return !p[strspn(p, " \t\n")];
 }
 
 static void num(double x)
@@ -68,7 +124,7 @@ static void num(double x)
 /* --fit: "KEY N x1 y1 .. xN yN" into "KEY slope points". */
 static int fit_one(char *line)
 {
-	char key[256], *p = line, *end;
+	char key[256], *p = line;
 	double *xy, *x, *y, slope;
 	size_t n, i, used;
 	int got;
@@ -76,27 +132,22 @@ static int fit_one(char *line)
 	if (sscanf(p, "%255s%n", key, &got) != 1)
 		return 0;		/* a blank line */
 	p += got;
-	n = strtoull(p, &end, 10);
-	if (end == p || n > (1u << 20))
+	if (!count(&p, &n, 1u << 20))
 		return -EINVAL;
-	p = end;
 	xy = malloc((2 * n + 1) * sizeof(*xy));
 	if (!xy)
 		return -ENOMEM;
 	x = xy;
 	y = xy + n;
 	for (i = 0; i < 2 * n; i++) {
-		double v = strtod(p, &end);
-
-		if (end == p) {
+		if (!sample(&p, i % 2 ? &y[i / 2] : &x[i / 2], i % 2)) {
 			free(xy);
 			return -EINVAL;
 		}
-		p = end;
-		if (i % 2)
-			y[i / 2] = v;
-		else
-			x[i / 2] = v;
+	}
+	if (!at_end(p)) {
+		free(xy);
+		return -EINVAL;
 	}
 	used = rr_loglog_slope(x, y, n, &slope);
 	if (slope == slope)
@@ -121,7 +172,7 @@ static int one(char *line)
 	p += used;
 	x = numbers(&p, &nx);
 	y = x ? numbers(&p, &ny) : NULL;
-	if (!x || !y || !nx || !ny)
+	if (!x || !y || !nx || !ny || !at_end(p))
 		goto out;
 	ret = rr_mwu(x, nx, y, ny, &m);
 	if (!ret)
@@ -164,7 +215,7 @@ int main(int argc, char **argv)
 	ret = rr_opts_parse(tables, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		rr_opts_help(stdout, "rmap-stat [--fit] < LINES",
-			     "For each line 'KEY N x1 .. xN M y1 .. yM' on stdin, print 'KEY p_two p_greater p_less ratio lo hi method p_min': Mann-Whitney U of x against y (exact for small samples without ties, else the normal approximation with the tie and continuity corrections), and the ratio of the medians of x and y with its 95% bootstrap interval (1000 resamples, a fixed seed). scripts/compare uses it. Exit: 0, or 2 on a line it cannot read.",
+			     "For each line 'KEY N x1 .. xN M y1 .. yM' on stdin, print 'KEY p_two p_greater p_less ratio lo hi method p_min': Mann-Whitney U of x against y (exact for small samples without ties, else the normal approximation with the tie and continuity corrections), and the ratio of the medians of x and y with its 95% bootstrap interval (1000 resamples, a fixed seed). scripts/compare uses it. Numbers are decimal, finite and not negative (samples are times and counts), as the options take them. Exit: 0, or 2 on a line it cannot read.",
 			     tables);
 		return 0;
 	}
@@ -174,6 +225,12 @@ int main(int argc, char **argv)
 	}
 	while (getline(&line, &cap, stdin) > 0) {
 		if (fit ? fit_one(line) : one(line)) {
+			char *c;
+
+			/* the line as text: no control character reaches a terminal */
+			for (c = line; *c; c++)
+				if ((unsigned char)*c < ' ' || *c == 0x7f)
+					*c = '?';
 			fprintf(stderr, "rmap-stat: cannot read: %.60s\n",
 				line);
 			bad = 1;
