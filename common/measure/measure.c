@@ -19,6 +19,7 @@
 #include "measure/oracle.h"
 #include "mm/kmsg.h"
 #include "mm/ksm.h"
+#include "mm/psi.h"
 #include "mm/sysinfo.h"
 #include "model/repro.h"
 #include "model/verdict.h"
@@ -846,6 +847,42 @@ static bool judges(const int *list, int t)
 	return false;
 }
 
+/* A reading of the host's CPU pressure (mm/psi.h) and its time. */
+struct psi_mark {
+	unsigned long long us, ns;
+	int err;
+};
+
+static void psi_mark(struct psi_mark *m)
+{
+	m->err = rr_psi_cpu_some_us(&m->us);
+	m->ns = rr_now_ns();
+}
+
+/*
+ * How busy the host was over run (from a to now): the share of its wall
+ * time in which some task waited for a CPU, or why it is not known.
+ */
+static void psi_run(struct rr_result *res, unsigned int run,
+		    const struct psi_mark *a)
+{
+	struct psi_mark b;
+
+	psi_mark(&b);
+	res->cpu_pressure[run - 1] = -1;
+	if (a->err || b.err) {
+		snprintf(res->cpu_pressure_why, sizeof(res->cpu_pressure_why),
+			 "/proc/pressure/cpu: %s",
+			 (a->err ? a->err : b.err) == -EOPNOTSUPP ?
+			 "PSI is off (psi=0)" :
+			 strerror(-(a->err ? a->err : b.err)));
+		return;
+	}
+	if (b.ns > a->ns && b.us >= a->us)
+		res->cpu_pressure[run - 1] = 100.0 * (b.us - a->us) * 1000 /
+					     (b.ns - a->ns);
+}
+
 /*
  * After each run: a run that lost events is made again with a larger
  * buffer (verdict.h); runs that disagree get another. Says so.
@@ -933,14 +970,18 @@ void rr_measure(const struct rr_repro *r, struct rr_result *res,
 		goto out;
 	}
 	for (run = 1; run <= res->max_runs; run++) {
+		struct psi_mark psi;
+
 		b.run = run;
 		res->runs = run;
+		psi_mark(&psi);
 		for (i = 0; i < r->nr_cases; i++) {
 			/* A failed case is not run again: its error stands. */
 			if (res->cases[i].error[0] || res->cases[i].refused[0])
 				continue;
 			run_case(&b, &res->cases[i], run);
 		}
+		psi_run(res, run, &psi);
 		after_run(&b, run);
 		if (run >= res->runs_asked && !rr_runs_more(res))
 			break;

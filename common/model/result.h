@@ -299,6 +299,13 @@ struct rr_result {
 	unsigned int max_runs;		/* --max-runs */
 	unsigned char run_verdict[RR_MAX_RUNS];	/* enum rr_run_verdict */
 	unsigned int runs_agreeing;	/* the runs that gave the verdict */
+	/*
+	 * How busy the host was in each run: the share of the run's wall
+	 * time in which some task waited for a CPU (mm/psi.h), percent;
+	 * negative when unknown, cpu_pressure_why saying why.
+	 */
+	double cpu_pressure[RR_MAX_RUNS];
+	char cpu_pressure_why[96];
 	unsigned long long buffer_kb;	/* the trace buffer at the end */
 	double threshold_ms, min_ratio;
 	enum rr_policy policy;

@@ -2,6 +2,7 @@
 #include "figure/figure.h"
 #include "lib/json.h"
 #include "lib/util.h"
+#include "model/hostcpu.h"
 #include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
@@ -228,6 +229,26 @@ static void evidence(struct rr_json *j, const struct rr_result *r)
 	json_obj_end(j);
 }
 
+/* How busy the host was in each run (model/hostcpu.h). */
+static void cpu_pressure(struct rr_json *j, const struct rr_result *r)
+{
+	char text[1024];
+	unsigned int i;
+
+	json_obj_begin(j, "cpu_pressure");
+	json_str(j, "source", RR_CPU_PRESSURE_SOURCE);
+	json_arr_begin(j, "per_run_pct");
+	for (i = 0; i < r->runs && i < RR_MAX_RUNS; i++)
+		rr_json_num_or_null(j, NULL, r->cpu_pressure[i] >= 0 ?
+				    r->cpu_pressure[i] : 0.0 / 0.0, 1);
+	json_arr_end(j);
+	json_num(j, "heavy_at_pct", RR_CPU_HEAVY_PCT, 0);
+	json_bool(j, "heavy", rr_cpu_pressure_heavy(r));
+	rr_cpu_pressure_text(r, text, sizeof(text));
+	json_str(j, "text", text);
+	json_obj_end(j);
+}
+
 /* The runs made, how they were judged, and the rule's parameters. */
 static void runs_and_rule(struct rr_json *j, const struct rr_result *r)
 {
@@ -244,6 +265,7 @@ static void runs_and_rule(struct rr_json *j, const struct rr_result *r)
 		json_uint(j, "runs_agreeing", r->runs_agreeing);
 	else
 		json_null(j, "runs_agreeing");
+	cpu_pressure(j, r);
 	evidence(j, r);
 	rr_json_num_or_null(j, "ratio_to_controls", rr_ratio_to_controls(r), 6);
 	json_uint(j, "trace_buffer_kb", r->buffer_kb);

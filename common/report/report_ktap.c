@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "figure/figure.h"
+#include "model/hostcpu.h"
 #include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
@@ -146,6 +147,9 @@ static void verdict_lines(FILE *f, const struct rr_result *r)
 	rr_runs_text(r, text, sizeof(text));
 	if (r->nr_cases && text[0])
 		fprintf(f, "# runs: %s\n", text);
+	rr_cpu_pressure_text(r, text, sizeof(text));
+	if (r->nr_cases && text[0])
+		fprintf(f, "# host cpu: %s\n", text);
 	rr_evidence_text(r, text, sizeof(text));
 	if (text[0])
 		fprintf(f, "# evidence: %s\n", text);

@@ -4,6 +4,7 @@
 
 #include "figure/figure.h"
 #include "lib/util.h"
+#include "model/hostcpu.h"
 #include "model/kline.h"
 #include "model/verdict.h"
 #include "probe/bracket.h"
@@ -129,6 +130,8 @@ static void verdict_head(FILE *f, const struct rr_result *r)
 	if (r->nr_cases && r->runs) {
 		rr_runs_text(r, buf, sizeof(buf));
 		field(f, "Runs", buf);
+		rr_cpu_pressure_text(r, buf, sizeof(buf));
+		field(f, "Host CPU", buf);
 	}
 	rr_evidence_text(r, buf, sizeof(buf));
 	if (buf[0])

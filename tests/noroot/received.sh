@@ -102,7 +102,7 @@ else
 fi
 
 # --- a control character in each string that is drawn ----------------
-s0=$(sums "$data" "$victim" "$top/out")
+s0="$(sums "$data" "$victim") $(ls -A "$top/out" 2>/dev/null)"
 for c in release preset verdict command c1 function; do
 	f=$data/results-ctrl-$c.json
 	"$top/scripts/compare" "$good" "$f" >"$work/c.out" 2>"$work/c.err"
@@ -126,7 +126,7 @@ for c in release preset verdict command c1 function; do
 	assert "a control character in the $c string: compare, fingerprint and plot refuse it (exit 2) with the reason, print nothing raw${bad:+ (not: $bad)}" \
 		[ -z "$bad" ]
 done
-s1=$(sums "$data" "$victim" "$top/out")
+s1="$(sums "$data" "$victim") $(ls -A "$top/out" 2>/dev/null)"
 assert "...no file changed: the inputs, the linked file, the clone's out/" [ "$s0" = "$s1" ]
 
 # --- numbers, sizes and the JSON itself --------------------------------

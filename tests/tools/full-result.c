@@ -102,6 +102,9 @@ int main(int argc, char **argv)
 	r.bench_ms_per_gb = 1;
 	r.runs = r.runs_asked = 2;
 	r.max_runs = 6;
+	/* the host's CPU pressure: an idle run, then a heavy one */
+	r.cpu_pressure[0] = 3.25;
+	r.cpu_pressure[1] = 31.5;
 	r.nr_params = 0;
 	rr_result_param(&r, "split_every", 2);
 	r.nr_cases = 3;

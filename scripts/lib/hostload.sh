@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# How busy the host is, for scripts/vm-run (docs/results.md, "A busy
+# host"). Under TCG or KVM a guest's clock runs on while the host has
+# its vCPU thread off the CPU, so a walk caught in the middle looks
+# long: a busy host can turn a fixed kernel's run into "reproduced".
+# Two readings:
+#
+#   host_cpu_pressure        "AVG10 AVG60": /proc/pressure/cpu's "some"
+#                            line, the share of the last 10 and 60 s in
+#                            which some task waited for a CPU (percent);
+#                            nothing where the kernel has no PSI
+#   host_watch PATTERN FILE  in the background: once a process whose
+#                            command line matches PATTERN (QEMU) runs,
+#                            every second the time its threads have run
+#                            and waited to run (/proc/PID/task/*/
+#                            schedstat, ns), and the host's PSI total,
+#                            into FILE as "RUN WAIT PSI_US T_NS", the
+#                            first reading and the last; stop it with
+#                            kill
+#   host_wait_share FILE     from those: "WAIT_PCT PSI_PCT SECONDS",
+#                            the share of QEMU's thread time spent
+#                            waiting for a CPU, and of the wall time in
+#                            which some host task waited; nothing
+#                            without two readings
+
+host_cpu_pressure() {
+	sed -n 's/^some avg10=\([0-9.]*\) avg60=\([0-9.]*\) .*/\1 \2/p' \
+		/proc/pressure/cpu 2>/dev/null
+}
+
+# one reading: "RUN WAIT PSI_US T_NS" of PID's threads
+host_reading() {
+	local run=0 wait=0 r w x f psi
+
+	for f in /proc/"$1"/task/*/schedstat; do
+		read -r r w x <"$f" 2>/dev/null || continue
+		run=$((run + r))
+		wait=$((wait + w))
+	done
+	psi=$(sed -n 's/^some .*total=\([0-9]*\)$/\1/p' /proc/pressure/cpu \
+	      2>/dev/null)
+	echo "$run $wait ${psi:--} $(date +%s%N)"
+}
+
+host_watch() {
+	local pattern=$1 file=$2 pid="" first=""
+
+	: >"$file"
+	while [ -z "$pid" ]; do
+		pid=$(pgrep -f -- "$pattern" | head -1)
+		[ -n "$pid" ] || sleep 0.2
+	done
+	while [ -d "/proc/$pid" ]; do
+		r=$(host_reading "$pid")
+		[ -n "$first" ] || first=$r
+		printf '%s\n%s\n' "$first" "$r" >"$file.new" &&
+			mv -f "$file.new" "$file"
+		sleep 1
+	done
+}
+
+host_wait_share() {
+	awk 'NR == 1 { r0 = $1; w0 = $2; p0 = $3; t0 = $4 }
+	     NR == 2 { r = $1 - r0; w = $2 - w0; t = ($4 - t0) / 1e9
+		       if (r + w <= 0 || t <= 0) exit
+		       psi = "-"
+		       if ($3 != "-" && p0 != "-")
+			       psi = sprintf("%.1f", ($3 - p0) / 1e4 / t)
+		       printf "%.1f %s %.0f\n", 100 * w / (r + w), psi, t }' \
+		"$1" 2>/dev/null
+}
