@@ -229,17 +229,26 @@ static int one_result(const struct rr_jv *r, const char *where, char *why,
 	return 0;
 }
 
+/* What holds of any received file: an object, every value walked. */
+static int any_file(const struct rr_jv *root, const char *what, char *why,
+		    size_t len)
+{
+	char path[2048] = "";
+
+	if (root->type != RR_JV_OBJECT)
+		return refuse(why, len, "%s, not a %s of this suite",
+			      rr_jv_type_name(root->type), what);
+	return walk(root, path, sizeof(path), false, why, len);
+}
+
 int rr_received_results(const struct rr_jv *root, char *why, size_t len)
 {
 	const struct rr_jv *res;
-	char path[2048] = "", at[32];
+	char at[32];
 	size_t i;
 	int ret;
 
-	if (root->type != RR_JV_OBJECT)
-		return refuse(why, len, "%s, not a results file of this suite",
-			      rr_jv_type_name(root->type));
-	ret = walk(root, path, sizeof(path), false, why, len);
+	ret = any_file(root, "results file", why, len);
 	if (ret)
 		return ret;
 	res = rr_jv_get(root, "results");
@@ -293,14 +302,11 @@ static int sweep_case(const struct rr_jv *c, size_t values, const char *at,
 int rr_received_sweep(const struct rr_jv *root, char *why, size_t len)
 {
 	const struct rr_jv *vals, *cases, *probe, *kernel, *param;
-	char path[2048] = "", at[32];
+	char at[32];
 	size_t i;
 	int ret;
 
-	if (root->type != RR_JV_OBJECT)
-		return refuse(why, len, "%s, not a sweep of this suite",
-			      rr_jv_type_name(root->type));
-	ret = walk(root, path, sizeof(path), false, why, len);
+	ret = any_file(root, "sweep", why, len);
 	if (!ret)
 		ret = name_member(root, "reproducer", false, "the sweep", why,
 				  len);
