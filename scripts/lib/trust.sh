@@ -16,6 +16,7 @@
 #                            its resolved path in $out_dir_path, the one
 #                            to use from then on; false, with why in
 #                            $out_dir_why, when refused
+#   out_dir_check DIR        the same check, nothing made (before a lock)
 #   out_base                 where a default output directory is made:
 #                            the clone's out/, or /var/tmp/rmap-repro
 #                            where root may not write there (a clone of
@@ -83,6 +84,14 @@ rr_trust() {
 		return 2
 	fi
 	"$t/build/bin/rmap-trust" "$@"
+}
+
+out_dir_check() {
+	local o
+
+	o=$(rr_trust out-dir "$1" 2>&1) && return 0
+	out_dir_why=${o#rmap-trust: }
+	return 1
 }
 
 out_dir() {
