@@ -10,6 +10,8 @@
 #                            line, the share of the last 10 and 60 s in
 #                            which some task waited for a CPU (percent);
 #                            nothing where the kernel has no PSI
+#   host_cpu_pressure_now    the same share over one second measured
+#                            now (percent), from the "some" total
 #   host_watch PATTERN FILE  in the background: once a process whose
 #                            command line matches PATTERN (QEMU) runs,
 #                            every second the time its threads have run
@@ -27,6 +29,19 @@
 host_cpu_pressure() {
 	sed -n 's/^some avg10=\([0-9.]*\) avg60=\([0-9.]*\) .*/\1 \2/p' \
 		/proc/pressure/cpu 2>/dev/null
+}
+
+host_cpu_pressure_now() {
+	local a b t0 t1
+
+	a=$(sed -n 's/^some .*total=\([0-9]*\)$/\1/p' /proc/pressure/cpu 2>/dev/null)
+	t0=$(date +%s%N)
+	sleep 1
+	b=$(sed -n 's/^some .*total=\([0-9]*\)$/\1/p' /proc/pressure/cpu 2>/dev/null)
+	t1=$(date +%s%N)
+	[ -n "$a" ] && [ -n "$b" ] || return 0
+	awk -v a="$a" -v b="$b" -v t="$((t1 - t0))" \
+		'BEGIN { printf "%.1f\n", (b - a) * 1000 * 100 / t }'
 }
 
 # one reading: "RUN WAIT PSI_US T_NS" of PID's threads

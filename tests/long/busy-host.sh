@@ -69,7 +69,7 @@ for ((i = 1; i <= times; i++)); do
 		rc=$?
 		v=$(jq -r '[.results[] | "\(.reproducer)=\(.verdict)"] | join(" ")' \
 		    "$o/results.json" 2>/dev/null)
-		h=$(jq -r '"pressure before \(.cpu_pressure_before_pct.avg10)/\(.cpu_pressure_before_pct.avg60)%, QEMU waited \(.qemu_wait_pct)%: \(.clock); \(.decided)"' \
+		h=$(jq -r '"pressure before \(.cpu_pressure_before_pct.avg10)/\(.cpu_pressure_before_pct.avg60)% (10/60 s), \(.cpu_pressure_before_pct.last_second // "-")% (the last second), QEMU waited \(.qemu_wait_pct)%: \(.clock); \(.decided)"' \
 		    "$o/host.json" 2>/dev/null)
 		echo "# $which $i: exit $rc, $((SECONDS - t0)) s; $h; $v"
 		if [ $which = fixed ]; then
