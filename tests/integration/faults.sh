@@ -54,9 +54,11 @@ case_ "a signed number" 2 "--runs: '-1' is not a decimal number" --runs -1
 case_ "--compact-node of a node this machine lacks" 2 \
 	"--compact-node $node: no such NUMA node here" --compact-node $node
 case_ "--out where nothing can be created" 2 \
-	"--out /proc/rmap-repro-x: cannot create it" --out /proc/rmap-repro-x
+	"--out /proc/rmap-repro-x: cannot create /proc/rmap-repro-x" \
+	--out /proc/rmap-repro-x
 case_ "--out naming a file" 2 \
-	"--out $work/a-file: exists and is not a directory" --out "$work/a-file"
+	"--out $work/a-file: $work/a-file exists and is not a directory" \
+	--out "$work/a-file"
 case_ "--min-free-mb above what is free: a skip" 4 \
 	"is below the 1048576 MiB floor (--min-free-mb)" --min-free-mb 1048576
 "$repro" --help >"$work/help" 2>&1
