@@ -64,20 +64,27 @@ if command -v gnuplot >/dev/null; then
 			 tail -1 '$work/same.out' | grep -q '^Plots:   $work/same/plots/overview.png (1 more'"
 fi
 
-# --bisect on the cost: against boot 1 with the same seed, good; with a
-# pattern 2% larger (20,400 pages against 20,000), bad
+# --bisect on the cost: against boot 1 with the same seed, good; against
+# the same baseline with its subject's mean walk 2% cheaper, bad. A run
+# with other options than the baseline's (2% more pages, as this test
+# once made its bad run) is refused, 128: received.sh, with a stand-in
+# QEMU. That exact mode sees a real 2% change is exact-calibration.sh's
+# and compare-boots.sh's (19,800 pages against 20,000).
 "$top/scripts/vm-run" "${run[@]}" --seed 1 --bisect \
 	--baseline "$a/results.json" --max-change 1 --out "$work/good" \
 	>/dev/null 2>"$work/good.err"
 rc=$?
 assert "--bisect --baseline --max-change 1, the same kernel: good (exit $rc)" \
 	bash -c "[ $rc = 0 ] && grep -q 'cost: ksm-mprotect-split: mean walk 1.0000x' '$work/good.err'"
+jq '.results[].cases[] |= (if .role == "subject"
+	then .latency_ms.mean /= 1.02 else . end)' "$a/results.json" \
+	>"$work/cheaper.json"
 "$top/scripts/vm-run" "${run[@]}" --seed 1 --bisect \
-	--baseline "$a/results.json" --max-change 1 --out "$work/bad" \
-	-- --pages 20400 >/dev/null 2>"$work/bad.err"
+	--baseline "$work/cheaper.json" --max-change 1 --out "$work/bad" \
+	>/dev/null 2>"$work/bad.err"
 rc=$?
-assert "...and with 2% more VMAs on the anon_vma: bad (exit $rc)" \
-	bash -c "[ $rc = 1 ] && grep -q 'cost: ksm-mprotect-split: .*: bad' '$work/bad.err'"
+assert "...and against a baseline whose walk was 2% cheaper: bad (exit $rc), 1.0200x said" \
+	bash -c "[ $rc = 1 ] && grep -q 'cost: ksm-mprotect-split: mean walk 1.0200x.*: bad' '$work/bad.err'"
 "$top/scripts/vm-run" "${run[@]}" --bisect --max-change 1 \
 	>/dev/null 2>"$work/use.err"
 rc=$?
