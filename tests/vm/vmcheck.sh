@@ -6,7 +6,9 @@
 # function_graph, kprobes, two NUMA nodes and memcg v2, all of which
 # this development machine lacks. Nothing in them may name a probe,
 # trigger or verdict that they did not derive from the kernel.
+# In the vm tier's shared guests (tests/lib/vmshare.sh).
 . "$(dirname "$0")/../lib/integration.sh"
+. "$top/tests/lib/vmshare.sh"
 
 if ! vm_possible; then
 	ok "tests/run in the test kernels # SKIP no test kernels or no QEMU (../shared/kernels)"
@@ -21,9 +23,6 @@ mapfile -t names < <(cd "$top/build/tests" && ls -d test_* 2>/dev/null;
 		     cd "$top/tests/integration" && ls *.sh | sed 's/\.sh$//' |
 		     grep -vxE 'runall|compare|docs|install|sweep|vm.*')
 for which in unfixed fixed; do
-	kernel=$(test_kernel $which)
-	out=$work/$which
-	start=$SECONDS
 	# What does not depend on the KSM walk's fix runs on one kernel
 	# (make check's time budget): the unit tests, the suite's own
 	# plumbing (signals, faults, the kernel log) and the walks that are
@@ -41,22 +40,26 @@ for which in unfixed fixed; do
 		grep -vxE 'pressure|cli|patterns|chaos')
 	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${run[@]}" |
 		grep -vxE 'test_.*|ksmd|signals|faults|kmsg|kinds|execstorm|fork|madvise|memfail')
+	# the unfixed kernel's share is the tier's longest job: a guest of
+	# its own, beside the others (tests/lib/vm-shared-boot, "+TAG")
+	boot=$which
+	[ $which = unfixed ] && boot=unfixed+check
+	vm_job $boot $which --check -- "${run[@]}"
+done
+vm_jobs_run
+for which in unfixed fixed; do
 	# at least the results of the tests it runs there, roughly
 	least=100
 	[ $which = fixed ] && least=50
-	"$top/scripts/vm-run" --kernel "$kernel" \
-		--config "$(test_kernel_config "$kernel")" --check \
-		--out "$out" --timeout 1500 -- "${run[@]}" \
-		>"$work/$which.out" 2>"$work/$which.err"
-	rc=$?
-	echo "# here: $which kernel: tests/run in the guest took $((SECONDS - start)) s"
+	out=$(vm_job_dir $which)
+	rc=$(vm_job_rc $which)
 	last=$(tail -1 "$out/check.log" 2>/dev/null)
 	if [ $rc = 0 ] && [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] &&
 	   [ "${BASH_REMATCH[1]}" -gt $least ]; then
 		ok "$which kernel: tests/run passes in the guest ($last)"
 	else
 		not_ok "$which kernel: tests/run passes in the guest" \
-			"vm-run exit $rc, last line '$last'" \
+			"its exit $rc, last line '$last'" \
 			"$(grep -E 'not ok|plan|: #' "$out/check.log" 2>/dev/null | grep -v '# here:' | head -30)"
 	fi
 	assert "$which kernel: the guest's tests met rmap-tp, funcgraph, kprobe and migrate" \

@@ -10,21 +10,24 @@
 # processes, the probe the walks. Verdicts and where the time goes are
 # asserted because the kernels are known (kernels/README.md: neither
 # changes collect_procs_ksm).
+# In the vm tier's shared guests (tests/lib/vmshare.sh).
 . "$(dirname "$0")/../lib/integration.sh"
+. "$top/tests/lib/vmshare.sh"
 
 if ! vm_possible; then
 	ok "ksm-memory-failure in the VM # SKIP no test kernels or no QEMU"
 	finish
 	exit 0
 fi
-before=$(snapshot)
 for which in unfixed fixed; do
-	out=$work/$which
-	vm_quick "$(test_kernel $which)" "$out" ksm-memory-failure
-	rc=$?
-	j=$out/results.json
+	vm_job $which $which --preset quick --only ksm-memory-failure
+done
+vm_jobs_run
+for which in unfixed fixed; do
+	j=$(vm_job_dir $which)/results.json
+	rc=$(vm_job_rc $which)
 	r='.results[0]'
-	assert "$which: vm-run exits 1 (reproduced)" [ $rc = 1 ]
+	assert "$which: run-all exits 1 (reproduced)" [ "$rc" = 1 ]
 	assert_jq "$which: reproduced, by the documented rule, on the calls" \
 		"$j" "$r | .verdict == \"reproduced\" and .verdict_on == \"trigger calls\" and .verdict == ($verdict_rule)"
 	assert_jq "$which: hwpoison and rmap-tp measured every case" "$j" \
@@ -53,5 +56,4 @@ for which in unfixed fixed; do
 			"$j" "$r.cases[0] | .latency_ms.max < 20 and .trigger_call_split.part_ms > 10 * .trigger_call_split.walks_ms"
 	fi
 done
-assert_same "the host is as before" "$before" "$(snapshot)"
 finish

@@ -13,14 +13,23 @@
 # oracle must report exactly that page, making the run an error;
 # --pin-page ksm makes the KSM case fail its oracle, which is reproduced
 # as a correctness failure.
+# In the vm tier's shared guests (tests/lib/vmshare.sh).
 . "$(dirname "$0")/../lib/integration.sh"
+. "$top/tests/lib/vmshare.sh"
 
 if ! vm_possible; then
 	ok "ksm-mremap in the VM # SKIP no test kernels or no QEMU"
 	finish
 	exit 0
 fi
-before=$(snapshot)
+vm_job unfixed unfixed --preset quick --only ksm-mremap
+for which in fixed unfixed; do
+	vm_job $which-1node $which-one-node --preset quick \
+		--only ksm-mremap,ksm-mprotect-split -- --trigger soft-offline
+done
+vm_job unfixed pin-anon --preset quick --only ksm-mremap -- --pin-page anon
+vm_job unfixed pin-ksm --preset quick --only ksm-mremap -- --pin-page ksm
+vm_jobs_run
 clean='.cases | all(.oracle.pages_failed == 0 and .oracle.mappings_missed == 0 and .oracle.pages_checked > 0)'
 mremap='[.results[] | select(.reproducer | startswith("ksm-mremap"))]'
 # unfixed, two nodes: migrate; then each kernel on one node, where
@@ -29,17 +38,8 @@ mremap='[.results[] | select(.reproducer | startswith("ksm-mremap"))]'
 # pattern's verdict, positive and negative control
 for run in unfixed fixed-one-node unfixed-one-node; do
 	which=${run%%-*}
-	out=$work/$run
-	case $run in
-	*one-node)
-		vm_quick "$(test_kernel $which)" "$out" \
-			ksm-mremap,ksm-mprotect-split --numa-nodes 1 -- \
-			--trigger soft-offline ;;
-	*)
-		vm_quick "$(test_kernel $which)" "$out" ksm-mremap ;;
-	esac
-	rc=$?
-	j=$out/results.json
+	rc=$(vm_job_rc $run)
+	j=$(vm_job_dir $run)/results.json
 	assert_jq "$run: fixed and move modes ran" "$j" \
 		"[$mremap[].reproducer] == [\"ksm-mremap\", \"ksm-mremap@move\"]"
 	assert_jq "$run: the oracle is clean for every case of both" "$j" \
@@ -50,7 +50,7 @@ for run in unfixed fixed-one-node unfixed-one-node; do
 		".results | all(.verdict == ($verdict_rule))"
 	case $run in
 	unfixed)
-		assert "$run: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
+		assert "$run: run-all exits 0 (not reproduced)" [ "$rc" = 0 ]
 		continue ;;
 	esac
 	assert_jq "$run: soft-offline moved every page" "$j" \
@@ -59,22 +59,20 @@ for run in unfixed fixed-one-node unfixed-one-node; do
 		"$j" '.results | all(.trigger.how | test("HardwareCorrupted 0 kB before, 0 kB after"))'
 	split='.results[] | select(.reproducer == "ksm-mprotect-split")'
 	if [ $which = unfixed ]; then
-		assert "$run: vm-run exits 1 (the split pattern reproduced)" \
-			[ $rc = 1 ]
+		assert "$run: run-all exits 1 (the split pattern reproduced)" \
+			[ "$rc" = 1 ]
 		assert_jq "$run: ksm-mprotect-split reproduced, KSM walks of 100 ms and more" \
 			"$j" "$split | .verdict == \"reproduced\" and .cases[0].latency_ms.max >= 100"
 	else
-		assert "$run: vm-run exits 0 (not reproduced)" [ $rc = 0 ]
+		assert "$run: run-all exits 0 (not reproduced)" [ "$rc" = 0 ]
 		assert_jq "$run: ksm-mprotect-split not reproduced, KSM walks under 20 ms" \
 			"$j" "$split | .verdict == \"not-reproduced\" and .cases[0].latency_ms.max < 20 and .cases[0].latency_ms.count >= 2"
 	fi
 done
 
-out=$work/pin-anon
-vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap -- --pin-page anon
-rc=$?
-j=$out/results.json
-assert "--pin-page anon: vm-run exits 2 (a control failed its oracle)" [ $rc = 2 ]
+rc=$(vm_job_rc pin-anon)
+j=$(vm_job_dir pin-anon)/results.json
+assert "--pin-page anon: run-all exits 2 (a control failed its oracle)" [ "$rc" = 2 ]
 assert_jq "--pin-page anon: the oracle reports exactly the pinned page" "$j" \
 	'.results | all(.cases[1].oracle.pages_failed == 1 and .cases[1].oracle.mappings_missed == 0 and (.cases[1].oracle.reason | test("at \\+0 did not move")))'
 assert_jq "--pin-page anon: the other cases stay clean" "$j" \
@@ -82,15 +80,14 @@ assert_jq "--pin-page anon: the other cases stay clean" "$j" \
 assert_jq "--pin-page anon: error, naming the control's oracle" "$j" \
 	'.results | all(.verdict == "error" and (.reason | test("anon case \\(control\\): the oracle failed")))'
 
-out=$work/pin-ksm
-vm_quick "$(test_kernel unfixed)" "$out" ksm-mremap -- --pin-page ksm
-rc=$?
+out=$(vm_job_dir pin-ksm)
+rc=$(vm_job_rc pin-ksm)
 j=$out/results.json
-assert "--pin-page ksm: vm-run exits 1 (reproduced)" [ $rc = 1 ]
+assert "--pin-page ksm: run-all exits 1 (reproduced)" [ "$rc" = 1 ]
 assert_jq "--pin-page ksm: reproduced as a correctness failure" "$j" \
 	'.results | all(.verdict == "reproduced" and (.reason | startswith("correctness: KSM case")) and .cases[0].oracle.pages_failed >= 1)'
 assert "--pin-page ksm: KTAP marks the KSM case not ok with the oracle's line" \
 	bash -c "grep -q '    # ksm: oracle: [1-9]' '$out/results.ktap' && grep -q '    not ok 1 ksm' '$out/results.ktap'"
-assert "the guest said how it pinned" grep -q "pin-page: pinned the first page" "$out.stderr"
-assert_same "the host is as before" "$before" "$(snapshot)"
+assert "the guest said how it pinned" grep -q "pin-page: pinned the first page" \
+	"$(vm_boot_err unfixed)"
 finish

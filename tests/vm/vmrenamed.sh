@@ -13,7 +13,9 @@
 # migrated and swapped out with every mapping of it (the walk is the
 # unfixed one, which finds them all), and scripts/fingerprint reads the
 # run as unfixed. Verdicts are asserted only on this known kernel.
+# In the vm tier's shared guest of this kernel (tests/lib/vmshare.sh).
 . "$(dirname "$0")/../lib/integration.sh"
+. "$top/tests/lib/vmshare.sh"
 
 kernel=$(test_kernel renamed)
 if [ -z "$kernel" ] || ! command -v qemu-system-x86_64 >/dev/null; then
@@ -21,17 +23,15 @@ if [ -z "$kernel" ] || ! command -v qemu-system-x86_64 >/dev/null; then
 	finish
 	exit 0
 fi
-before=$(snapshot)
-out=$work/renamed
-"$top/scripts/vm-run" --kernel "$kernel" \
-	--preset "$top/configs/fingerprint.preset" --out "$out" \
-	--timeout 900 -- --cross-check >"$out.stdout" 2>"$out.stderr"
-rc=$?
+vm_job renamed fp --preset fingerprint -- --cross-check
+vm_jobs_run
+out=$(vm_job_dir fp)
+rc=$(vm_job_rc fp)
 j=$out/results.json
 split='.results[] | select(.reproducer == "ksm-mprotect-split")'
 mf='.results[] | select(.reproducer == "ksm-memory-failure")'
 
-assert "vm-run exits 1: the unfixed walk reproduced" [ $rc = 1 ]
+assert "run-all exits 1: the unfixed walk reproduced" [ "$rc" = 1 ]
 assert_jq "the guest ran the renamed kernel: 7.3's names in kallsyms" "$j" \
 	'.system.probes.functions.anon_first == "anon_rmap_tree_iter_first" and .system.probes.functions.file_next == "mapping_rmap_tree_iter_next" and .system.probes.functions.walk_ksm == "rmap_walk_ksm"'
 assert_jq "no rmap tracepoints: auto chose function_graph, kprobes cross-checked" "$j" \
@@ -57,7 +57,6 @@ assert_jq "swap-out after mremap: reclaim took every page of every case out, eac
 assert "fingerprint: the swap-out oracle correct" \
 	grep -q 'mremap, then swap-out (oracle): CORRECT' "$work/fp.txt"
 assert "everything the runs set up in the guest was undone" \
-	bash -c "grep -qs 'removed dynamic event rmap_repro/rr_iter_first' '$out/console.log' '$out/report.txt' &&
-		 ! grep -q 'could not undo' '$out/console.log'"
-assert_same "the host is as before" "$before" "$(snapshot)"
+	bash -c "grep -qs 'removed dynamic event rmap_repro/rr_iter_first' '$(vm_boot_err renamed)' '$out/report.txt' &&
+		 ! grep -q 'could not undo' '$(vm_boot_err renamed)'"
 finish
