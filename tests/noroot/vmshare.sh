@@ -3,10 +3,10 @@
 #
 # The vm tier's shared guests (tests/lib/vmshare.sh, tests/run), on a
 # tree of stand-in vm programs and a stand-in QEMU (tests/lib/fake-qemu):
-# three programs ask for jobs in two guests; tests/run --noroot --vm
-# boots each guest once with every program's jobs of it, the no-root
-# tier beside them, each program reads its own job's files and code, and
-# the closing table names both guests and their boots. A program run alone boots its own guest. A job the guest
+# three programs ask for jobs in two guests; tests/run --vm boots each
+# guest once with every program's jobs of it, each program reads its own
+# job's files and code, and the closing table names both guests and
+# their boots. A program run alone boots its own guest. A job the guest
 # never reported fails only its program, which says so. Needs root (the
 # vm tier's); changes nothing of the machine's.
 . "$(dirname "$0")/../lib/integration.sh"
@@ -15,7 +15,7 @@ good=$top/tests/data/trust/received-good.json
 rm -rf "${work:?}"/*
 if [ "$(id -u)" != 0 ] || ! [ -x /bin/busybox ] ||
    ! command -v cpio >/dev/null; then
-	for t in once beside table alone silent; do
+	for t in once table alone silent; do
 		ok "shared guests: $t # SKIP needs root, busybox and cpio"
 	done
 	finish
@@ -43,10 +43,6 @@ assert "$1: its job's code (\$(vm_job_rc j))" [ "\$(vm_job_rc j)" = "${4:-0}" ]
 finish
 EOF
 }
-# and a no-root program, which runs beside the guests
-mkdir -p "$t/tests/noroot"
-printf '%s\n' 'echo "KTAP version 1"' 'sleep 2' 'echo "ok 1 n: one"' \
-	'echo "ok 2 n: two"' 'echo "1..2"' >"$t/tests/noroot/n.sh"
 prog a unfixed "--preset quick --only ksm-fork"
 prog b unfixed "--preset quick --only madvise-split -- --threshold-ms 50" 1
 prog c fixed "--check -- quick"
@@ -57,13 +53,10 @@ export RMAP_REPRO_TEST_KERNEL_FIXED=$t/k.bzImage
 : >"$FAKE_QEMU_LOG"
 env -u RMAP_REPRO_TOP -u TEST_TMPDIR -u RMAP_REPRO_VM_SHARED \
 	FAKE_QEMU_JOB_RC="b.j=1" \
-	"$t/tests/run" --noroot --vm >"$work/run.out" 2>&1
+	"$t/tests/run" --vm >"$work/run.out" 2>&1
 rc=$?
-assert "tests/run --noroot --vm: exit 0 (exit $rc), every stand-in's results passed" \
-	bash -c "[ $rc = 0 ] && tail -1 '$work/run.out' | grep -qx '14 passed, 0 failed'"
-assert "the no-root tier ran beside the guests, its lines after theirs" \
-	bash -c "sed -n '/^guest fixed  /,\$p' '$work/run.out' |
-		 grep -A2 -x '(the no-root tier, beside the guests:)' | grep -q '^tier noroot: 1 programs'"
+assert "tests/run --vm: exit 0 (exit $rc), every stand-in's results passed" \
+	bash -c "[ $rc = 0 ] && tail -1 '$work/run.out' | grep -qx '12 passed, 0 failed'"
 assert "one boot per guest: two QEMUs for three programs" \
 	[ "$(wc -l <"$FAKE_QEMU_LOG")" = 2 ]
 assert "the unfixed guest ran a's and b's jobs, the fixed one c's" \
