@@ -15,6 +15,9 @@
 #                        into ROOT/suite/configs; job_names gets the names,
 #                        jobs_need_tests 1 when a job has --check; on a
 #                        bad line, says why and returns 1
+#   unframe LOG NAME DEST  the file framed as NAME on the console LOG into
+#                        DEST, its sha256 checked: 0, 1 when it is not
+#                        there, 2 (said, DEST removed) when it is damaged
 #   jobs_unframe LOG OUT each job's files and exit code from the console
 #                        LOG into OUT/NAME/; the number of jobs that
 #                        reported on stdout
@@ -102,24 +105,29 @@ jobs_read() {
 	[ ${#job_names[@]} -gt 0 ] || { echo "$file: no job in it"; return 1; }
 }
 
+unframe() {
+	local log=$1 name=$2 dest=$3 sum
+
+	sum=$(awk -v f="$name" '$1 == "===RMAP-REPRO-FILE" && $2 == f { print $3 }' \
+	      "$log")
+	[ -n "$sum" ] || return 1
+	awk -v f="$name" '$1 == "===RMAP-REPRO-FILE" && $2 == f { on = 1; next }
+			  $1 == "===RMAP-REPRO-END" && $2 == f { on = 0 }
+			  on' "$log" | base64 -d >"$dest" 2>/dev/null
+	[ "$(sha256sum <"$dest" | cut -d' ' -f1)" = "$sum" ] && return 0
+	echo "vm-run: $name arrived damaged (sha256 mismatch); see $log" >&2
+	rm -f "$dest"
+	return 2
+}
+
 jobs_unframe() {
-	local log=$1 out=$2 name f sum rc got=0
+	local log=$1 out=$2 name f rc got=0
 
 	for name in "${job_names[@]}"; do
 		rm -rf -- "${out:?}/$name"
 		mkdir -p "$out/$name" || return 1
 		for f in report.txt results.json results.ktap check.log; do
-			sum=$(awk -v f="$name/$f" '$1 == "===RMAP-REPRO-FILE" &&
-				$2 == f { print $3 }' "$log")
-			[ -n "$sum" ] || continue
-			awk -v f="$name/$f" '
-				$1 == "===RMAP-REPRO-FILE" && $2 == f { on = 1; next }
-				$1 == "===RMAP-REPRO-END" && $2 == f { on = 0 }
-				on' "$log" | base64 -d >"$out/$name/$f" 2>/dev/null
-			if [ "$(sha256sum <"$out/$name/$f" | cut -d' ' -f1)" != "$sum" ]; then
-				echo "vm-run: job $name: $f arrived damaged (sha256 mismatch)" >&2
-				rm -f "$out/$name/$f"
-			fi
+			unframe "$log" "$name/$f" "$out/$name/$f"
 		done
 		rc=$(awk -v j="$name" '$1 == "===RMAP-REPRO-JOBEXIT" &&
 			$2 == j { print $3 }' "$log" | tail -1)

@@ -374,16 +374,3 @@ assert_formats() {
 # ---- The project's test kernels (../shared/kernels): kernels.sh ----
 . "$top/tests/lib/kernels.sh"
 
-# vm_quick KERNEL OUT ONLY [VM-RUN OPTIONS...]: the quick preset's ONLY
-# reproducers in a VM booting KERNEL (a test kernel image), results in
-# OUT, vm-run's output in OUT.stdout and OUT.stderr; its exit code.
-vm_quick() {
-	local kernel=$1 out=$2 only=$3
-
-	shift 3
-	"$top/scripts/vm-run" --kernel "$kernel" \
-		--config "$(test_kernel_config "$kernel")" --preset quick \
-		--only "$only" --out "$out" --timeout 900 "$@" \
-		>"$out.stdout" 2>"$out.stderr"
-}
-
