@@ -135,9 +135,13 @@ name_ok() {
 }
 
 new_beside() {
-	local t
+	local t d
 
-	t=$(mktemp "$(dirname -- "$1")/.$(basename -- "$1").XXXXXX") || return 1
+	# dirname and basename in the shell: a process each is slow in a
+	# guest under TCG
+	d=.
+	case $1 in */*) d=${1%/*}; d=${d:-/} ;; esac
+	t=$(mktemp "$d/.${1##*/}.XXXXXX") || return 1
 	# as a report the C writes: readable by all, like the name it takes
 	chmod 0644 "$t" && echo "$t"
 }
