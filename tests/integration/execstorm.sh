@@ -11,11 +11,13 @@
 
 name=exec-storm
 before=$(snapshot)
+jq_flush
 "$bin/$name" --runs 1 --procs 16 --victim-alone 300 --format json \
 	--out "$work/e" >"$work/e.json" 2>"$work/e.err"
 rc=$?
 after=$(snapshot)
 j=$work/e.json
+jq_batch "$j"
 assert_verdict "a verdict from measured figures" "$j" $rc
 assert_jq "the victim timed exec()s, none failed (the copy was preloaded each time)" \
 	"$j" ".victim.call == \"exec()\" and (.cases | all(.victim_stall_ms.count > 0 and .victim_errors == 0))"

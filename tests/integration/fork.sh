@@ -29,12 +29,14 @@ children_of() {
 
 for order in fork-then-merge merge-then-fork; do
 	before=$(snapshot)
+	jq_flush
 	"$bin/ksm-fork" --runs 1 --pages $pages --identical 64 \
 		--children $kids --order $order --format json \
 		--out "$work/$order" >"$work/$order.json" 2>"$work/$order.err"
 	rc=$?
 	after=$(snapshot)
 	j=$work/$order.json
+	jq_batch "$j"
 	assert_verdict "$order" "$j" $rc
 	assert_jq "$order: JSON names the family" "$j" \
 		".pattern.children == $kids and .pattern.order == \"$order\""
@@ -78,6 +80,7 @@ for order in fork-then-merge merge-then-fork; do
 done
 
 # A tree (--depth 2, 2 children per member): 1 + 2 + 4 processes.
+jq_flush
 "$bin/ksm-fork" --runs 1 --pages $pages --identical 64 --children 2 \
 	--depth 2 --order merge-then-fork --format json >"$work/tree.json" \
 	2>"$work/tree.err"
@@ -85,6 +88,7 @@ rc=$?
 assert_jq "a tree of depth 2: 7 processes and their VMAs counted per case (exit $rc)" \
 	"$work/tree.json" ".pattern.depth == 2 and (.cases | all(.pattern.processes == 7 and .pattern.vmas == $((pages * 7))))"
 assert "a tree: no member is left" [ -z "$(children_of)" ]
+jq_flush
 "$bin/ksm-fork" --children 8 --depth 4 >"$work/big.out" 2>&1
 assert "a tree of more than 1024 members is a usage error (exit 2)" [ $? = 2 ]
 
@@ -92,6 +96,7 @@ assert "a tree of more than 1024 members is a usage error (exit 2)" [ $? = 2 ]
 # and the family die with it; scripts/restore puts the machine back.
 set -m
 before=$(snapshot)
+jq_flush
 RMAP_REPRO_TEST_HOLD_MS=8000 "$tbin/ksm-fork" --runs 1 --pages $pages \
 	--identical 64 --children $kids --format json \
 	>/dev/null 2>"$work/kill.err" &
@@ -111,6 +116,7 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 left=$(children_of)
+jq_flush
 "$top/scripts/restore" --quiet >"$work/restore.out" 2>&1
 rrc=$?
 after=$(snapshot)
@@ -121,6 +127,7 @@ assert "SIGKILL: scripts/restore replays the journal (exit $rrc)" [ $rrc = 0 ]
 assert_same "SIGKILL: the machine is as before after scripts/restore" \
 	"$before" "$after"
 
+jq_flush
 "$bin/ksm-fork" --order sideways >"$work/bad.out" 2>&1
 assert "an unknown --order is a usage error (exit 2)" [ $? = 2 ]
 finish

@@ -10,6 +10,7 @@
 trigger=$(expected_trigger)
 mark="WARNING: rmap-repro test $$: a line the report must show"
 before=$(snapshot)
+jq_flush
 RMAP_REPRO_TEST_HOLD_MS=3000 "$tbin/ksm-mprotect-split" --runs 1 \
 	--pages 2000 --identical 64 --format json --out "$work/k" \
 	>"$work/k.json" 2>"$work/k.err" &
@@ -21,6 +22,7 @@ wait $pid
 rc=$?
 after=$(snapshot)
 j=$work/k.json
+jq_batch "$j"
 assert "the run reached the KSM case's trigger" [ $reached = 0 ]
 assert_verdict "the run" "$j" $rc
 assert_jq "every case read the log (kernel_log is a list)" "$j" \

@@ -15,12 +15,14 @@
 hwc() { awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo; }
 before=$(snapshot)
 hwc0=$(hwc)
+jq_flush
 "$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
 	--format json --out "$work/m" >"$work/m.json" 2>"$work/m.err"
 rc=$?
 after=$(snapshot)
 hwc1=$(hwc)
 j=$work/m.json
+jq_batch "$j"
 if [ "$(kconfig MEMORY_FAILURE)" != y ]; then
 	echo "# here: no CONFIG_MEMORY_FAILURE: a skip is expected"
 	assert "exit 4 (skip)" [ $rc = 4 ]
@@ -61,6 +63,7 @@ else
 		[ "$hwc0" = "$hwc1" ]
 	# the other injector: MADV_HWPOISON by the member that maps the page
 	hwc2=$(hwc)
+	jq_flush
 	"$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
 		--injector madvise --format json >"$work/mad.json" \
 		2>"$work/mad.err"

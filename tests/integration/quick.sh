@@ -18,11 +18,13 @@ probe=$(expected_probe auto "$trigger")
 echo "# here: trigger $trigger, probe $probe (from rmap-probes and $(mem_nodes) NUMA node(s) with memory)"
 
 before=$(snapshot)
+jq_flush
 "$top/scripts/run-all" --preset quick --only $name \
 	--out "$out" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 after=$(snapshot)
 j=$out/results.json
+jq_batch "$j"
 r='.results[0]'
 v=$(jq -r "$r.verdict" "$j" 2>/dev/null)
 

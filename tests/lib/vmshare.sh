@@ -27,6 +27,14 @@
 # PROGRAM.NAME: the programs' jobs cannot collide.
 
 vm_prog=$(basename "$0" .sh)
+
+# vm_quick_pages FILE SECTION PAGES: the quick preset into FILE, with
+# --pages PAGES in [SECTION] (a pattern sized for what is asserted)
+vm_quick_pages() {
+	awk -v sec="[$2]" -v pages="$3" '/^\[/ { s = $0 }
+		s == sec && $1 == "--pages" { $0 = "--pages " pages } 1' \
+		"$top/configs/quick.preset" >"$1"
+}
 vm_jobs=()	# "BOOT NAME OPTIONS..." of this program
 declare -A vm_share_base	# where each guest of the program wrote
 

@@ -23,8 +23,7 @@ fi
 # counts, so about 350 ms here, 3.5x the 100 ms asserted below and 35x
 # the 10 ms threshold; ksm-fork's family as the preset has it.
 preset=$work/patterns.preset
-awk '/^\[/ { sec = $0 } sec == "[madvise-split]" && $1 == "--pages" { $0 = "--pages 8000" } 1' \
-	"$top/configs/quick.preset" >"$preset"
+vm_quick_pages "$preset" madvise-split 8000
 for which in unfixed fixed; do
 	vm_job $which $which --preset "$preset" --only ksm-fork,madvise-split
 done

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tests' own KTAP helpers (tests/lib/integration.sh): assert_jq
+# judged one by one and in a jq_batch give the same lines, numbers and
+# messages, as jq -e judges (an output, the last neither false nor
+# null; an error or no output fails); a result line of another kind in
+# the middle of a batch keeps its place; a batch that does not parse is
+# judged assertion by assertion. Needs no root and changes nothing.
+. "$(dirname "$0")/../lib/integration.sh"
+
+f=$work/t.json
+echo '{"a": 1, "b": [1, 2, 3], "s": "x"}' >"$f"
+# the child prints its own KTAP: the same assertions, batched or not
+cat >"$work/child.sh" <<CHILD
+. "$top/tests/lib/integration.sh"
+[ "\$1" = batch ] && jq_batch "$f"
+assert_jq "true" "$f" '.a == 1'
+assert_jq "false" "$f" '.a == 2'
+assert_jq "a def inside" "$f" 'def g: .a + 1; g == 2'
+assert_jq "an error" "$f" '.s | .x'
+assert_jq "no output" "$f" 'empty'
+assert_jq "several outputs, the last true" "$f" '.b[] | . == 3'
+assert_jq "several outputs, the last false" "$f" '.b[] | . == 1'
+assert_jq "a comment" "$f" '# the line ends here
+	.a == 1'
+assert "a plain assert between" true
+assert_jq "after it" "$f" '.b | length == 3'
+assert_jq "jq options: judged at once" "$f" '.a == (\$x | tonumber)' --arg x 1
+assert_jq "null" "$f" 'null'
+[ "\$1" = batch ] && jq_flush && jq_batch "$f"
+assert_jq "a syntax error" "$f" '.a =='
+assert_jq "true after it" "$f" '.a == 1'
+finish
+CHILD
+bash "$work/child.sh" one >"$work/one.out" 2>&1
+bash "$work/child.sh" batch >"$work/batch.out" 2>&1
+assert "batched, each assertion keeps its line, number and message" \
+	cmp -s "$work/one.out" "$work/batch.out"
+got=$(grep -E '^(not )?ok ' "$work/batch.out" | sed 's/^\(not ok\|ok\) \([0-9]*\) .*/\1 \2/' |
+      paste -sd, -)
+assert "as jq -e judges: ok 1, 3, 6, 8-11, 14; not ok 2, 4, 5, 7, 12, 13 ($got)" \
+	[ "$got" = "ok 1,not ok 2,ok 3,not ok 4,not ok 5,ok 6,not ok 7,ok 8,ok 9,ok 10,ok 11,not ok 12,not ok 13,ok 14" ]
+assert "the plan counts them all" grep -qx '1\.\.14' "$work/batch.out"
+finish
