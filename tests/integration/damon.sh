@@ -14,7 +14,6 @@
 d=/sys/kernel/mm/damon/admin/kdamonds
 name=ksm-mprotect-split
 before=$(snapshot)
-jq_flush
 "$bin/$name" --trigger damon --runs 1 --pages 4000 --split-every 2 \
 	--identical 256 --damon-ms 1000 --format json --out "$work/d" \
 	>"$work/d.json" 2>"$work/d.err"

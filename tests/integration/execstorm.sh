@@ -11,7 +11,6 @@
 
 name=exec-storm
 before=$(snapshot)
-jq_flush
 "$bin/$name" --runs 1 --procs 16 --victim-alone 300 --format json \
 	--out "$work/e" >"$work/e.json" 2>"$work/e.err"
 rc=$?

@@ -93,7 +93,6 @@ mkdir -p /run/rmap-repro
 mmc=$(cat /proc/sys/vm/max_map_count)
 printf '# rmap-repro journal v1: pid 1 (test)\nboot\t00000000-0000-0000-0000-000000000000\t\nknob\t/proc/sys/vm/max_map_count\t12345\nwrote\t/proc/sys/vm/max_map_count\t%s\n' \
 	"$mmc" >/run/rmap-repro/journal
-jq_flush
 "$top/scripts/restore" >"$work/boot.out" 2>&1
 assert "a journal of an earlier boot: restore says so and undoes nothing" \
 	bash -c "grep -q 'written in an earlier boot' '$work/boot.out' &&
@@ -106,7 +105,6 @@ assert_same "...and the machine is as before" "$before" "$(snapshot)"
 kill9() {
 	local pid
 
-	jq_flush
 	RMAP_REPRO_TEST_HOLD_MS=8000 "$tbin/${repro##*/}" "$@" >/dev/null \
 		2>"$work/k9.err" &
 	pid=$!
@@ -147,7 +145,6 @@ if reclaim_possible && [ "$(wc -l </proc/swaps)" -le 1 ] &&
 	uid=$(cat /sys/class/zram-control/hot_add)
 	echo 64M >/sys/block/zram$uid/disksize
 	mkswap "/dev/zram$uid" >/dev/null 2>&1 && swapon "/dev/zram$uid"
-	jq_flush
 	"$top/scripts/restore" >"$work/user.out" 2>&1
 	rc=$?
 	assert "the user's zram took the run's device number (zram$id)" \

@@ -29,7 +29,6 @@ children_of() {
 
 for order in fork-then-merge merge-then-fork; do
 	before=$(snapshot)
-	jq_flush
 	"$bin/ksm-fork" --runs 1 --pages $pages --identical 64 \
 		--children $kids --order $order --format json \
 		--out "$work/$order" >"$work/$order.json" 2>"$work/$order.err"
@@ -80,7 +79,6 @@ for order in fork-then-merge merge-then-fork; do
 done
 
 # A tree (--depth 2, 2 children per member): 1 + 2 + 4 processes.
-jq_flush
 "$bin/ksm-fork" --runs 1 --pages $pages --identical 64 --children 2 \
 	--depth 2 --order merge-then-fork --format json >"$work/tree.json" \
 	2>"$work/tree.err"
@@ -88,7 +86,6 @@ rc=$?
 assert_jq "a tree of depth 2: 7 processes and their VMAs counted per case (exit $rc)" \
 	"$work/tree.json" ".pattern.depth == 2 and (.cases | all(.pattern.processes == 7 and .pattern.vmas == $((pages * 7))))"
 assert "a tree: no member is left" [ -z "$(children_of)" ]
-jq_flush
 "$bin/ksm-fork" --children 8 --depth 4 >"$work/big.out" 2>&1
 assert "a tree of more than 1024 members is a usage error (exit 2)" [ $? = 2 ]
 
@@ -96,7 +93,6 @@ assert "a tree of more than 1024 members is a usage error (exit 2)" [ $? = 2 ]
 # and the family die with it; scripts/restore puts the machine back.
 set -m
 before=$(snapshot)
-jq_flush
 RMAP_REPRO_TEST_HOLD_MS=8000 "$tbin/ksm-fork" --runs 1 --pages $pages \
 	--identical 64 --children $kids --format json \
 	>/dev/null 2>"$work/kill.err" &
@@ -116,7 +112,6 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 left=$(children_of)
-jq_flush
 "$top/scripts/restore" --quiet >"$work/restore.out" 2>&1
 rrc=$?
 after=$(snapshot)
@@ -127,7 +122,6 @@ assert "SIGKILL: scripts/restore replays the journal (exit $rrc)" [ $rrc = 0 ]
 assert_same "SIGKILL: the machine is as before after scripts/restore" \
 	"$before" "$after"
 
-jq_flush
 "$bin/ksm-fork" --order sideways >"$work/bad.out" 2>&1
 assert "an unknown --order is a usage error (exit 2)" [ $? = 2 ]
 finish

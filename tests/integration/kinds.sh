@@ -32,7 +32,6 @@ run() {
 
 	shift 3
 	before=$(snapshot)
-	jq_flush
 	"$bin/$name" --runs 1 --format json --out "$work/$name" "$@" \
 		>"$work/$name.json" 2>"$work/$name.err"
 	rc=$?
@@ -78,7 +77,6 @@ if [ -n "$disk" ]; then
 		"$work/file-many-mappers.json" \
 		'.pattern.backing == "disk" and .victim.call == "library load" and (.cases | all(.victim_stall_ms.count > 0 and .victim_errors == 0))'
 else
-	jq_flush
 	"$bin/file-many-mappers" --backing disk --format json \
 		>"$work/nodisk.json" 2>/dev/null
 	assert_jq "file-many-mappers --backing disk: a skip here (no disk-backed /var/tmp or /tmp), saying why" \
@@ -113,15 +111,12 @@ else
 	ok "large-folio-split --folio-kb 64 # SKIP no mTHP sizes here (before 6.8)"
 fi
 
-jq_flush
 "$bin/file-many-mappers" --procs 1 >"$work/u.out" 2>&1
 assert "file-many-mappers --procs 1: a usage error (exit 2)" [ $? = 2 ]
-jq_flush
 "$bin/anon-fork-family" --procs 32 --depth 3 >"$work/u.out" 2>&1
 rc=$?
 assert "anon-fork-family, a family of more than 1024: exit 2, saying why" \
 	bash -c "[ $rc = 2 ] && grep -q 'more than 1024 members' '$work/u.out'"
-jq_flush
 "$bin/large-folio-split" --folio-kb 12 --format json >"$work/u.json" \
 	2>/dev/null
 rc=$?

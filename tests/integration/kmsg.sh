@@ -10,7 +10,6 @@
 trigger=$(expected_trigger)
 mark="WARNING: rmap-repro test $$: a line the report must show"
 before=$(snapshot)
-jq_flush
 RMAP_REPRO_TEST_HOLD_MS=3000 "$tbin/ksm-mprotect-split" --runs 1 \
 	--pages 2000 --identical 64 --format json --out "$work/k" \
 	>"$work/k.json" 2>"$work/k.err" &

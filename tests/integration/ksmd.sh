@@ -31,7 +31,6 @@ consistent='.runs as $n | (.cases | all(.probe == $p and .latency_ms.count > 0 a
 	.walkers.ksmd == .latency_ms.count))'
 
 before=$(snapshot)
-jq_flush
 "$bin/ksm-scan-cost" --runs 1 --mb 32 --format json --out "$work/s" \
 	>"$work/s.json" 2>"$work/s.err"
 rc=$?
@@ -58,7 +57,6 @@ assert_same "ksm-scan-cost: the machine is as before" "$before" "$after"
 # shorter than the 1 ms poll (counted as lost, not told apart), and one
 # run in a few dozen here timed none of them.
 if [ $probe = ksm-scan ]; then
-	jq_flush
 	"$bin/ksm-scan-cost" --runs 2 --mb 32 --probe poll --format json \
 		--out "$work/q" >"$work/q.json" 2>"$work/q.err"
 	rc=$?
@@ -79,7 +77,6 @@ if [ $probe = ksm-scan ]; then
 fi
 
 # Given a bound, it is judged (by the rule assert_verdict recomputes).
-jq_flush
 "$bin/ksm-scan-cost" --runs 1 --mb 16 --max-ms-per-gb 0.001 \
 	--format json >"$work/b.json" 2>"$work/b.err"
 rc=$?
@@ -88,7 +85,6 @@ assert_jq "...judged against the bound, which the JSON carries" \
 	"$work/b.json" '.max_ms_per_gb == 0.001 and (.reason | test("the bound of 0.001 ms per GiB"))'
 
 before=$(snapshot)
-jq_flush
 "$bin/ksmd-contention" --runs 1 --victim-mb 32 --format json \
 	--out "$work/c" >"$work/c.json" 2>"$work/c.err"
 rc=$?
@@ -108,17 +104,14 @@ assert_same "ksmd-contention: the machine is as before" "$before" "$after"
 assert "ksmd-contention: no contender is left" \
 	bash -c "! grep -qs ksmd-contentio /proc/[0-9]*/comm"
 
-jq_flush
 "$bin/ksmd-contention" --victim same >"$work/v.out" 2>&1
 rc=$?
 assert "--victim same: a usage error (exit 2), saying why" \
 	bash -c "[ $rc = 2 ] && grep -q 'no victim thread' '$work/v.out'"
-jq_flush
 "$bin/ksm-mprotect-split" --trigger ksm-scan >"$work/t.out" 2>&1
 rc=$?
 assert "--trigger ksm-scan elsewhere: a usage error (exit 2), saying why" \
 	bash -c "[ $rc = 2 ] && grep -q 'only for the reproducers that list it' '$work/t.out'"
-jq_flush
 "$bin/ksm-scan-cost" --probe funcgraph --format json >"$work/p.json" \
 	2>/dev/null
 rc=$?

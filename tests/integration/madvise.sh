@@ -10,7 +10,6 @@
 
 pages=4000
 before=$(snapshot)
-jq_flush
 "$bin/madvise-split" --runs 1 --pages $pages --identical 64 --dontneed \
 	--format json --out "$work/m" >"$work/m.json" 2>"$work/m.err"
 rc=$?
@@ -52,7 +51,6 @@ assert_formats "text, KTAP and JSON agree" "$work/m" madvise-split
 assert_same "the machine is as before" "$before" "$after"
 
 # Advice that applies to every mapping kind: each case is split alike.
-jq_flush
 "$bin/madvise-split" --runs 1 --pages 2000 --identical 32 --advice dontdump \
 	--format json >"$work/d.json" 2>"$work/d.err"
 rc=$?
@@ -62,7 +60,6 @@ assert "--advice dontdump runs to a verdict ($v)" \
 assert_jq "its cases are counted, the KSM case split" "$work/d.json" \
 	'.pattern.advice == "dontdump" and .pattern.vmas == 2000 and (.cases | all(.pattern.vmas >= 1))'
 
-jq_flush
 "$bin/madvise-split" --advice nosuch >"$work/bad.out" 2>&1
 rc=$?
 assert "an unknown --advice is a usage error (exit 2)" [ $rc = 2 ]

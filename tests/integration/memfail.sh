@@ -15,7 +15,6 @@
 hwc() { awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo; }
 before=$(snapshot)
 hwc0=$(hwc)
-jq_flush
 "$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
 	--format json --out "$work/m" >"$work/m.json" 2>"$work/m.err"
 rc=$?
@@ -63,7 +62,6 @@ else
 		[ "$hwc0" = "$hwc1" ]
 	# the other injector: MADV_HWPOISON by the member that maps the page
 	hwc2=$(hwc)
-	jq_flush
 	"$bin/ksm-memory-failure" --runs 1 --pages 4000 --identical 256 \
 		--injector madvise --format json >"$work/mad.json" \
 		2>"$work/mad.err"

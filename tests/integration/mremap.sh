@@ -11,7 +11,6 @@
 . "$(dirname "$0")/../lib/integration.sh"
 
 before=$(snapshot)
-jq_flush
 "$bin/ksm-mremap" --runs 1 --pages 128 --format json --out "$work/m" \
 	>"$work/m.json" 2>"$work/m.err"
 rc=$?
@@ -50,7 +49,6 @@ fi
 assert_same "the machine is as before" "$before" "$after"
 
 # a trigger it cannot use: pressure (reclaim became the swap-out path)
-jq_flush
 "$bin/ksm-mremap" --trigger pressure >"$work/bad.out" 2>&1
 assert "--trigger pressure is a usage error (exit 2) that says why" \
 	bash -c "[ $? = 2 ] && grep -q 'needs the migrate trigger' '$work/bad.out'"
@@ -58,7 +56,6 @@ assert "--trigger pressure is a usage error (exit 2) that says why" \
 # the swap-out path, asked for: reclaim of its memory cgroup on any
 # kernel with memcg and swap; every page out with every mapping of it
 before=$(snapshot)
-jq_flush
 "$bin/ksm-mremap" --runs 1 --pages 128 --trigger reclaim --format json \
 	--out "$work/s" >"$work/s.json" 2>"$work/s.err"
 rc=$?
@@ -76,7 +73,6 @@ else
 		"$j" '.trigger.name == "reclaim" and (.cases | all(.oracle.pages_checked > 0 and (.oracle.reason | test("out of memory|stayed in memory|kept it in memory|pswpout|content")))) and .verdict == ('"$verdict_rule"')'
 fi
 assert_same "--trigger reclaim: the machine is as before" "$before" "$after"
-jq_flush
 "$bin/ksm-mremap" --pages 101 >"$work/odd.out" 2>&1
 assert "--mremap fixed with an odd --pages is a usage error (exit 2)" [ $? = 2 ]
 finish

@@ -18,7 +18,6 @@ probe=$(expected_probe auto "$trigger")
 echo "# here: trigger $trigger, probe $probe (from rmap-probes and $(mem_nodes) NUMA node(s) with memory)"
 
 before=$(snapshot)
-jq_flush
 "$top/scripts/run-all" --preset quick --only $name \
 	--out "$out" >"$work/stdout" 2>"$work/stderr"
 rc=$?

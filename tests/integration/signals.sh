@@ -109,7 +109,6 @@ assert "SIGKILL: the measuring child died with its parent (lock free)" \
 	wait_unlocked
 assert "SIGKILL: state was left behind, and a journal" \
 	bash -c "[ '$mid' != '$before' ] && [ -s /run/rmap-repro/journal ]"
-jq_flush
 "$top/scripts/restore" >"$work/restore.out" 2>&1
 rc=$?
 after=$(snapshot)
@@ -119,7 +118,6 @@ assert "SIGKILL: scripts/restore said what it undid" \
 	"$work/restore.out"
 assert_same "SIGKILL: after scripts/restore the machine is as before" \
 	"$before" "$after"
-jq_flush
 "$top/scripts/restore" >"$work/restore2.out" 2>&1
 assert "a second scripts/restore has nothing to do" \
 	grep -q "nothing to restore" "$work/restore2.out"

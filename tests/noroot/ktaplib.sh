@@ -6,14 +6,15 @@
 # messages, as jq -e judges (an output, the last neither false nor
 # null; an error or no output fails); a result line of another kind in
 # the middle of a batch keeps its place; a batch that does not parse is
-# judged assertion by assertion. Needs no root and changes nothing.
+# judged assertion by assertion; an assertion on the file after it was
+# rewritten judges what it holds then. Needs no root and changes nothing.
 . "$(dirname "$0")/../lib/integration.sh"
 
 f=$work/t.json
-echo '{"a": 1, "b": [1, 2, 3], "s": "x"}' >"$f"
 # the child prints its own KTAP: the same assertions, batched or not
 cat >"$work/child.sh" <<CHILD
 . "$top/tests/lib/integration.sh"
+echo '{"a": 1, "b": [1, 2, 3], "s": "x"}' >"$f"
 [ "\$1" = batch ] && jq_batch "$f"
 assert_jq "true" "$f" '.a == 1'
 assert_jq "false" "$f" '.a == 2'
@@ -31,6 +32,8 @@ assert_jq "null" "$f" 'null'
 [ "\$1" = batch ] && jq_flush && jq_batch "$f"
 assert_jq "a syntax error" "$f" '.a =='
 assert_jq "true after it" "$f" '.a == 1'
+echo '{"a": 2}' >"$f"
+assert_jq "the file rewritten: what it holds now" "$f" '.a == 2'
 finish
 CHILD
 bash "$work/child.sh" one >"$work/one.out" 2>&1
@@ -39,7 +42,7 @@ assert "batched, each assertion keeps its line, number and message" \
 	cmp -s "$work/one.out" "$work/batch.out"
 got=$(grep -E '^(not )?ok ' "$work/batch.out" | sed 's/^\(not ok\|ok\) \([0-9]*\) .*/\1 \2/' |
       paste -sd, -)
-assert "as jq -e judges: ok 1, 3, 6, 8-11, 14; not ok 2, 4, 5, 7, 12, 13 ($got)" \
-	[ "$got" = "ok 1,not ok 2,ok 3,not ok 4,not ok 5,ok 6,not ok 7,ok 8,ok 9,ok 10,ok 11,not ok 12,not ok 13,ok 14" ]
-assert "the plan counts them all" grep -qx '1\.\.14' "$work/batch.out"
+assert "as jq -e judges: ok 1, 3, 6, 8-11, 14, 15; not ok 2, 4, 5, 7, 12, 13 ($got)" \
+	[ "$got" = "ok 1,not ok 2,ok 3,not ok 4,not ok 5,ok 6,not ok 7,ok 8,ok 9,ok 10,ok 11,not ok 12,not ok 13,ok 14,ok 15" ]
+assert "the plan counts them all" grep -qx '1\.\.15' "$work/batch.out"
 finish
