@@ -8,8 +8,9 @@
 # job's files and code, and the closing table names both guests and
 # their boots. A program run alone boots its own guest. A job the guest
 # never reported fails only its program, which says so. The guests run
-# beside the no-root tier, not the integration tier. Needs root (the vm
-# tier's); changes nothing of the machine's.
+# beside the no-root tier, not the integration tier, and a vm program
+# marked beside-guests beside them. Needs root (the vm tier's); changes
+# nothing of the machine's.
 . "$(dirname "$0")/../lib/integration.sh"
 
 good=$top/tests/data/trust/received-good.json
@@ -110,6 +111,14 @@ for ((i = 0; i < 100; i++)); do
 done
 assert "a guest runs beside the no-root tier" \
 	grep -q '^[0-9]* ([^)]*) [RS] ' "/proc/\$(cat "$hold.pid")/stat"
+finish
+EOF
+# a vm program whose boots count instructions: beside the last guests
+cat >"$t/tests/vm/e.sh" <<EOF
+# beside-guests: a stand-in
+. "\$(dirname "\$0")/../lib/integration.sh"
+assert "a beside-guests program runs while a guest does" \
+	grep -q '^[0-9]* ([^)]*) [RS] ' "/proc/\$(cat "$hold.pid")/stat"
 : >"$hold"
 finish
 EOF
@@ -118,11 +127,12 @@ env -u RMAP_REPRO_TOP -u TEST_TMPDIR -u RMAP_REPRO_VM_SHARED \
 	FAKE_QEMU_HOLD=$hold FAKE_QEMU_JOB_RC="b.j=1" \
 	"$t/tests/run" --vm --noroot --integration >"$work/beside.out" 2>&1
 rc=$?
-assert "tests/run: the integration tier alone, then the guests beside the no-root tier (exit $rc)" \
+assert "tests/run: the integration tier alone, then the guests beside the no-root tier and a beside-guests program (exit $rc)" \
 	bash -c "[ $rc = 0 ] && sed -n 1p '$work/beside.out' | grep -q '^tier integration' &&
 		 grep -q '^tier vm: its guests start beside the no-root tier' '$work/beside.out' &&
 		 grep -q '^i  *1 results, 0 failed' '$work/beside.out' &&
 		 grep -q '^n  *1 results, 0 failed' '$work/beside.out' &&
-		 tail -1 '$work/beside.out' | grep -qx '14 passed, 0 failed'"
+		 grep -q '^e  *1 results, 0 failed' '$work/beside.out' &&
+		 tail -1 '$work/beside.out' | grep -qx '15 passed, 0 failed'"
 unset FAKE_QEMU_LOG
 finish

@@ -12,6 +12,8 @@
 # is the host's arithmetic on the same files. The calibration (1%
 # found, A/A nothing, seeds apart) is tests/long/exact-calibration.sh.
 # Three boots.
+# beside-guests: every boot of its own counts instructions, which the
+# shared guests' load cannot move (tests/run starts it beside them)
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! vm_possible; then
