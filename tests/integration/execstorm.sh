@@ -16,7 +16,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/e.json
-jq_batch "$j"
 assert_verdict "a verdict from measured figures" "$j" $rc
 assert_jq "the victim timed exec()s, none failed (the copy was preloaded each time)" \
 	"$j" ".victim.call == \"exec()\" and (.cases | all(.victim_stall_ms.count > 0 and .victim_errors == 0))"

@@ -35,7 +35,6 @@ for order in fork-then-merge merge-then-fork; do
 	rc=$?
 	after=$(snapshot)
 	j=$work/$order.json
-	jq_batch "$j"
 	assert_verdict "$order" "$j" $rc
 	assert_jq "$order: JSON names the family" "$j" \
 		".pattern.children == $kids and .pattern.order == \"$order\""

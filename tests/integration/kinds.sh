@@ -37,7 +37,6 @@ run() {
 	rc=$?
 	after=$(snapshot)
 	j=$work/$name.json
-	jq_batch "$j"
 	assert_verdict "$name" "$j" $rc
 	assert_jq "$name: trigger $trigger and probe $probe, as the kernel offers" \
 		"$j" '.trigger.name == $t and (.cases | all(.probe == $p))' \

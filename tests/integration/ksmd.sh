@@ -36,7 +36,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/s.json
-jq_batch "$j"
 assert_verdict "ksm-scan-cost" "$j" $rc
 assert_jq "ksm-scan-cost: a benchmark, nothing judged without a bound" "$j" \
 	'.verdict == "not-reproduced" and .verdict_policy == "benchmark" and (.reason | test("nothing judged"))'
@@ -90,7 +89,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/c.json
-jq_batch "$j"
 assert_verdict "ksmd-contention" "$j" $rc
 assert_jq "ksmd-contention: judged on the merge times (trigger calls)" "$j" \
 	'.verdict_on == "trigger calls" and (.cases | all(.trigger_call_ms.count == 1))'

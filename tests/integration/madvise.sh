@@ -15,7 +15,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/m.json
-jq_batch "$j"
 assert_verdict "madvise-split (mergeable, dontneed)" "$j" $rc
 assert_jq "the JSON pattern names the advice and the churn" "$j" \
 	'.pattern.advice == "mergeable" and .pattern.dontneed == 1 and .pattern.split_every == 2'

@@ -16,7 +16,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/m.json
-jq_batch "$j"
 if [ "$(mem_nodes)" -ge 2 ]; then
 	want=migrate
 elif soft_offline_possible; then
@@ -61,7 +60,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$work/s.json
-jq_batch "$j"
 if jq -e '.verdict == "skip"' "$j" >/dev/null 2>&1; then
 	assert_jq "--trigger reclaim skipped: the reason names what is missing" \
 		"$j" '.reason | test("memcg|swap|MEMCG|SWAP")'

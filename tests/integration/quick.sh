@@ -23,7 +23,6 @@ before=$(snapshot)
 rc=$?
 after=$(snapshot)
 j=$out/results.json
-jq_batch "$j"
 r='.results[0]'
 v=$(jq -r "$r.verdict" "$j" 2>/dev/null)
 

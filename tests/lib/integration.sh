@@ -16,21 +16,20 @@ ktap_n=0	# the KTAP test number: no test may use this name
 echo "KTAP version 1"
 
 ok() {
-	[ ${#jqb_desc[@]} -eq 0 ] || jq_flush keep
 	ktap_n=$((ktap_n + 1))
-	echo "ok $ktap_n $1"
+	rq_put "ok $ktap_n $1"
 }
 
 not_ok() {
-	local desc=$1 l
+	local desc=$1 text l
 
 	shift
-	[ ${#jqb_desc[@]} -eq 0 ] || jq_flush keep
 	ktap_n=$((ktap_n + 1))
-	echo "not ok $ktap_n $desc"
+	text="not ok $ktap_n $desc"
 	for l in "$@"; do
-		echo "# $l"
+		text+=$'\n'"# $l"
 	done
+	rq_put "$text"
 }
 
 # assert DESCRIPTION COMMAND...: one KTAP test line.
@@ -45,23 +44,74 @@ assert() {
 	fi
 }
 
-# assert_jq DESCRIPTION FILE FILTER: the jq filter must be true.
+# assert_jq DESCRIPTION FILE FILTER: the jq filter must be true, as
+# jq -e judges (an output, the last neither false nor null).
 # assert_jq DESCRIPTION FILE FILTER [JQ-ARGS...] (--arg, --argjson)
+#
+# It is judged later, with every other assertion of the program, by
+# one jq (at jq_flush; finish flushes; --arg and --argjson are bound
+# for it alone there): a
+# jq takes 0.02 s to start here, and 0.18 s of a guest's instructions
+# under TCG, where most of these tests run too. It judges FILE as it was
+# when asserted (a copy, taken again only when FILE changed), and keeps
+# its line, number and message: once one result waits, every result
+# after it waits too and prints in its turn. RR_TEST_JQ_NOW=1 judges
+# each at once (tests/noroot/ktaplib.sh compares the two).
+rq_n=0		# results waiting, in order
+rq_text=()	# a result already judged: its lines
+rq_desc=()	# or an assertion to judge: description, number, copy,
+rq_num=()	# file name and filter
+rq_snap=()
+rq_name=()
+rq_filter=()
+rq_bind=()	# "$rq_aN as $NAME | " for each of its --arg/--argjson
+rq_opts=()	# and those options, quoted (to judge it on its own)
+rq_args=()	# every --arg/--argjson of the batch, renamed rq_aN
+rq_copies=0
+declare -A rq_copy	# FILE: its latest copy
+
+# rq_put TEXT: a judged result's lines, now or in their turn
+rq_put() {
+	if [ $rq_n = 0 ]; then
+		echo "$1"
+	else
+		rq_text[rq_n]=$1
+		rq_n=$((rq_n + 1))
+	fi
+}
+
 assert_jq() {
-	local desc=$1 file=$2 filter=$3
+	local desc=$1 file=$2 filter=$3 snap bind="" opts=() a
 
 	shift 3
-	if [ -n "$jqb_file" ] && [ "$file" = "$jqb_file" ] && [ $# = 0 ]; then
-		# rewritten since the batch began: a batch of its own (cmp
-		# costs a guest what any small program does, jq 50x that)
-		cmp -s -- "$file" "$jqb_snap" || jq_batch "$file"
-	fi
-	if [ -n "$jqb_file" ] && [ "$file" = "$jqb_file" ] && [ $# = 0 ]; then
-		jqb_desc+=("$desc")
-		jqb_filter+=("$filter")
+	opts=("$@")
+	while [ $# -ge 3 ] && { [ "$1" = --arg ] || [ "$1" = --argjson ]; }; do
+		a=rq_a${#rq_args[@]}
+		rq_args+=("$1" "$a" "$3")
+		bind+="\$$a as \$$2 | "
+		shift 3
+	done
+	if [ $# -gt 0 ] || [ "${RR_TEST_JQ_NOW:-0}" = 1 ] ||
+	   [ ! -f "$file" ]; then
+		judge_jq "$desc" "$file" "$file" "$filter" "${opts[@]}"
 		return
 	fi
-	judge_jq "$desc" "$file" "$file" "$filter" "$@"
+	snap=${rq_copy[$file]:-}
+	if [ -z "$snap" ] || ! cmp -s -- "$file" "$snap"; then
+		rq_copies=$((rq_copies + 1))
+		snap=$work/.jq-$rq_copies.json
+		cp -- "$file" "$snap" 2>/dev/null || {
+			judge_jq "$desc" "$file" "$file" "$filter"
+			return
+		}
+		rq_copy[$file]=$snap
+	fi
+	ktap_n=$((ktap_n + 1))
+	rq_text[rq_n]="" rq_desc[rq_n]=$desc rq_num[rq_n]=$ktap_n
+	rq_snap[rq_n]=$snap rq_name[rq_n]=$file rq_filter[rq_n]=$filter
+	rq_bind[rq_n]=$bind rq_opts[rq_n]=""
+	[ ${#opts[@]} = 0 ] || printf -v "rq_opts[rq_n]" '%q ' "${opts[@]}"
+	rq_n=$((rq_n + 1))
 }
 
 # judge_jq DESCRIPTION FILE NAME FILTER [JQ-ARGS...]: FILTER on FILE, as
@@ -77,47 +127,59 @@ judge_jq() {
 	fi
 }
 
-# jq_batch FILE: the assert_jq on FILE that follow (those without jq
-# options) are judged together, by one jq, at jq_flush or before the
-# next result that is not one of them: a jq takes 0.02 s to start here,
-# and 0.18 s of a guest's instructions under TCG, where most of these
-# tests run too. Each keeps its line, its number and its message. They
-# judge a copy of FILE taken when the batch began; an assert_jq on FILE
-# after it was rewritten begins a new batch (finish flushes the last).
-jqb_file=""
-jqb_snap=$work/.jq_batch.json
-jqb_desc=()
-jqb_filter=()
-jq_batch() {
-	jq_flush
-	cp -- "$1" "$jqb_snap" 2>/dev/null && jqb_file=$1
-}
-
-# jq_flush [keep]: judge the queued assertions; keep: the batch goes on
+# jq_flush: judge the assertions waiting (one jq for them all; one
+# each when that one does not parse or says false) and print every
+# waiting result in order
 jq_flush() {
-	local f=$jqb_file prog="[" i n=${#jqb_desc[@]} res got
-	local desc=("${jqb_desc[@]}") filter=("${jqb_filter[@]}")
+	local i k=0 n=$rq_n prog="[" res got args=("${rq_args[@]}") v opts
+	declare -A var
 
-	[ "${1:-}" = keep ] || jqb_file=""
-	jqb_desc=() jqb_filter=()
 	[ $n -gt 0 ] || return 0
-	# as jq -e judges: an output, the last neither false nor null
+	rq_n=0
 	for ((i = 0; i < n; i++)); do
-		prog+="(try ([(
-${filter[i]}
-)] | length > 0 and (last | . != false and . != null)) catch false),"
-	done
-	res=$(jq -c "${prog%,}]" "$jqb_snap" 2>/dev/null)
-	res=${res#[}
-	IFS=, read -ra got <<<"${res%]}"
-	for ((i = 0; i < n; i++)); do
-		if [ ${#got[@]} = $n ] && [ "${got[i]}" = true ]; then
-			ok "${desc[i]}"
-		else
-			# false, or the batch did not parse: on its own
-			judge_jq "${desc[i]}" "$jqb_snap" "$f" "${filter[i]}"
+		[ -n "${rq_text[i]}" ] && continue
+		v=${var[${rq_snap[i]}]:-}
+		if [ -z "$v" ]; then
+			v=rq_f${#var[@]}
+			var[${rq_snap[i]}]=$v
+			args+=(--slurpfile "$v" "${rq_snap[i]}")
 		fi
+		prog+="(try ([\$$v[] | ${rq_bind[i]}(
+${rq_filter[i]}
+)] | length > 0 and (last | . != false and . != null)) catch false),"
+		k=$((k + 1))
 	done
+	got=()
+	if [ $k -gt 0 ]; then
+		res=$(jq -nc "${args[@]}" "${prog%,}]" 2>/dev/null)
+		res=${res#[}
+		IFS=, read -ra got <<<"${res%]}"
+	fi
+	k=0
+	for ((i = 0; i < n; i++)); do
+		if [ -n "${rq_text[i]}" ]; then
+			echo "${rq_text[i]}"
+			continue
+		fi
+		eval "opts=(${rq_opts[i]})"
+		if [ ${#got[@]} -gt 0 ] && [ "${got[k]}" = true ]; then
+			echo "ok ${rq_num[i]} ${rq_desc[i]}"
+		elif jq -e "${opts[@]}" "${rq_filter[i]}" "${rq_snap[i]}" \
+			>/dev/null 2>&1; then
+			# the batch did not parse: this one on its own
+			echo "ok ${rq_num[i]} ${rq_desc[i]}"
+		else
+			# what it gave, on the file itself if unchanged (jq's
+			# errors name it)
+			v=${rq_snap[i]}
+			cmp -s -- "${rq_name[i]}" "$v" && v=${rq_name[i]}
+			echo "not ok ${rq_num[i]} ${rq_desc[i]}"
+			echo "# jq '${rq_filter[i]}' on ${rq_name[i]} gave: $(jq -c "${opts[@]}" "${rq_filter[i]}" "$v" 2>&1 | head -c 300)"
+		fi
+		k=$((k + 1))
+	done
+	rq_text=() rq_desc=() rq_num=() rq_snap=() rq_name=() rq_filter=()
+	rq_bind=() rq_opts=() rq_args=()
 }
 
 snapshot() {
@@ -397,15 +459,28 @@ same_figures() {
 # assert_formats DESC DIR NAME: NAME.txt, NAME.ktap and NAME.json in DIR
 # say the same verdict and the same per-case counts and maxima.
 assert_formats() {
-	local desc=$1 dir=$2 name=$3 j v upper why="" c cnt max row
+	local desc=$1 dir=$2 name=$3 j v upper why="" bench kind c cnt max row
 
 	j=$dir/$name.json
-	v=$(jq -r .verdict "$j" 2>/dev/null)
+	# one jq for all the JSON says (0.18 s of a guest's instructions
+	# each): the verdict, whether a benchmark judged nothing, then a
+	# line "probe|waits CASE COUNT MAX" for each case with intervals
+	# and each with the victim's lock waits
+	{
+		read -r v bench
+		mapfile -t rows
+	} < <(jq -r '"\(.verdict) \(.verdict_policy == "benchmark" and
+			    .max_ms_per_gb == null and
+			    .verdict == "not-reproduced")",
+		     (.cases[] | select(.latency_ms.count > 0) |
+		      "probe \(.name) \(.latency_ms.count) \(.latency_ms.max)"),
+		     (.cases[] | select(.lock_waits.victim.count > 0) |
+		      "waits \(.name) \(.lock_waits.victim.count) \(.lock_waits.victim.max_ms)")' \
+		"$j" 2>/dev/null)
 	upper=$(echo "$v" | tr a-z A-Z)
 	# a benchmark given no bound judged nothing: this build's text says
 	# MEASURED (and KTAP's diagnostic), a report made before, its verdict
-	if jq -e '.verdict_policy == "benchmark" and .max_ms_per_gb == null and
-		  .verdict == "not-reproduced"' "$j" >/dev/null 2>&1; then
+	if [ "$bench" = true ]; then
 		grep -qx "$name: MEASURED" "$dir/$name.txt" ||
 			grep -qx "$name: $upper" "$dir/$name.txt" ||
 			why="text does not say '$name: MEASURED'"
@@ -430,26 +505,26 @@ assert_formats() {
 	   grep -q '^    not ok ' "$dir/$name.ktap"; then
 		why="$why; a case is 'not ok' under an 'ok' parent"
 	fi
-	for c in $(jq -r '.cases[] | select(.latency_ms.count > 0) | .name' "$j"); do
-		cnt=$(jq -r ".cases[] | select(.name == \"$c\") | .latency_ms.count" "$j")
-		max=$(jq -r ".cases[] | select(.name == \"$c\") | .latency_ms.max" "$j")
-		# "case n min p50 p90 p99 max lost" in the text table; KTAP's
-		# "# case: max M ms, p50 P ms over N intervals"; both print
-		# 3 decimals of what JSON gives with 4.
-		row=$(awk -v c="$c" '/^Probe intervals/ { on = 1; next }
-				    on && /^$/ { exit }
-				    on && $1 == c { print $2, $7; exit }' "$dir/$name.txt")
-		same_figures "$cnt $max" "$row" ||
-			why="$why; $c: json n=$cnt max=$max, text '$row'"
-		row=$(sed -n "s/^    # $c: max \([0-9.]*\) ms, .* over \([0-9]*\) intervals.*/\2 \1/p" \
-		      "$dir/$name.ktap")
-		same_figures "$cnt $max" "$row" ||
-			why="$why; $c: json n=$cnt max=$max, ktap '$row'"
-	done
-	# the victim's lock waits: the text table's row, KTAP's sentence
-	for c in $(jq -r '.cases[] | select(.lock_waits.victim.count > 0) | .name' "$j"); do
-		cnt=$(jq -r ".cases[] | select(.name == \"$c\") | .lock_waits.victim.count" "$j")
-		max=$(jq -r ".cases[] | select(.name == \"$c\") | .lock_waits.victim.max_ms" "$j")
+	for row in "${rows[@]}"; do
+		read -r kind c cnt max <<<"$row"
+		if [ "$kind" = probe ]; then
+			# "case n min p50 p90 p99 max lost" in the text table;
+			# KTAP's "# case: max M ms, p50 P ms over N
+			# intervals"; both print 3 decimals of what JSON gives
+			# with 4.
+			row=$(awk -v c="$c" '/^Probe intervals/ { on = 1; next }
+					    on && /^$/ { exit }
+					    on && $1 == c { print $2, $7; exit }' "$dir/$name.txt")
+			same_figures "$cnt $max" "$row" ||
+				why="$why; $c: json n=$cnt max=$max, text '$row'"
+			row=$(sed -n "s/^    # $c: max \([0-9.]*\) ms, .* over \([0-9]*\) intervals.*/\2 \1/p" \
+			      "$dir/$name.ktap")
+			same_figures "$cnt $max" "$row" ||
+				why="$why; $c: json n=$cnt max=$max, ktap '$row'"
+			continue
+		fi
+		# the victim's lock waits: the text table's row, KTAP's
+		# sentence
 		row=$(awk -v c="$c" '/^Lock waits/ { on = 1; next }
 				    on && /^$/ { exit }
 				    on && $1 == c && $2 == "victim" { print $3, $5; exit }' "$dir/$name.txt")
