@@ -10,6 +10,8 @@
 # floor and the OOM killer stayed silent; the three formats agree; no
 # load outlives the run, and the machine is as found. Then a SIGTERM in
 # the middle of a phase: the load is gone and everything is undone.
+# alone: before the vm tier's guests start (tests/run): its reclaim
+# swapped a guest's memory out instead of the pattern (CI, 2026-12-07)
 . "$(dirname "$0")/../lib/integration.sh"
 
 if ! command -v stress-ng >/dev/null; then

@@ -8,8 +8,8 @@
 # job's files and code, and the closing table names both guests and
 # their boots. A program run alone boots its own guest. A job the guest
 # never reported fails only its program, which says so. The guests run
-# beside the no-root tier, not the integration tier, and a vm program
-# marked beside-guests beside them. Needs root (the vm tier's); changes
+# at nice 19 beside the host tiers, after the integration programs
+# marked alone, and a vm program marked beside-guests beside them. Needs root (the vm tier's); changes
 # nothing of the machine's.
 . "$(dirname "$0")/../lib/integration.sh"
 
@@ -92,27 +92,35 @@ assert "a job the guest never reported fails its program alone (exit $rc)" \
 	bash -c "[ $rc = 1 ] && grep -q '^b: not ok 1 the unfixed guest ran this program.s 1 job' '$work/hang.out' &&
 		 ! grep -q '^a: not ok' '$work/hang.out' && ! grep -q '^c: not ok' '$work/hang.out'"
 
-# beside the no-root tier: the integration tier runs first, no guest
-# beside it; the guests start with the no-root tier, which sees one
-# running (stand-ins that look for the stand-in QEMU's process)
+# beside the host tiers: an integration program marked alone runs
+# first, no guest beside it; the guests start before the rest of the
+# integration tier, which sees one running at nice 19, and run beside
+# the no-root tier too (stand-ins that look for the stand-in QEMU)
 mkdir -p "$t/tests/noroot" "$t/tests/integration"
 hold=$work/hold
-cat >"$t/tests/integration/i.sh" <<EOF
+cat >"$t/tests/integration/z.sh" <<EOF
+# alone: a stand-in
 . "\$(dirname "\$0")/../lib/integration.sh"
 sleep 1
-assert "no guest beside the integration tier" [ ! -e "$hold.pid" ]
+assert "no guest beside an integration program marked alone" [ ! -e "$hold.pid" ]
 finish
 EOF
-cat >"$t/tests/noroot/n.sh" <<EOF
+# guest_beside WHAT: a stand-in asserting that a guest runs beside it
+guest_beside() {
+	cat <<EOF
 . "\$(dirname "\$0")/../lib/integration.sh"
 for ((i = 0; i < 100; i++)); do
 	[ -s "$hold.pid" ] && break
 	sleep 0.1
 done
-assert "a guest runs beside the no-root tier" \
-	grep -q '^[0-9]* ([^)]*) [RS] ' "/proc/\$(cat "$hold.pid")/stat"
+assert "a guest runs beside $1 at nice 19" \\
+	awk '\$3 ~ /^[RS]\$/ && \$19 == 19 { f = 1 } END { exit !f }' \\
+	"/proc/\$(cat "$hold.pid")/stat"
 finish
 EOF
+}
+guest_beside "the rest of the integration tier" >"$t/tests/integration/i.sh"
+guest_beside "the no-root tier" >"$t/tests/noroot/n.sh"
 # a vm program whose boots count instructions: beside the last guests
 cat >"$t/tests/vm/e.sh" <<EOF
 # beside-guests: a stand-in
@@ -127,12 +135,13 @@ env -u RMAP_REPRO_TOP -u TEST_TMPDIR -u RMAP_REPRO_VM_SHARED \
 	FAKE_QEMU_HOLD=$hold FAKE_QEMU_JOB_RC="b.j=1" \
 	"$t/tests/run" --vm --noroot --integration >"$work/beside.out" 2>&1
 rc=$?
-assert "tests/run: the integration tier alone, then the guests beside the no-root tier and a beside-guests program (exit $rc)" \
+assert "tests/run: an integration program marked alone, then the guests beside the rest, the no-root tier and a beside-guests program (exit $rc)" \
 	bash -c "[ $rc = 0 ] && sed -n 1p '$work/beside.out' | grep -q '^tier integration' &&
-		 grep -q '^tier vm: its guests start beside the no-root tier' '$work/beside.out' &&
+		 grep -q '^tier vm: its guests start beside the integration tier' '$work/beside.out' &&
+		 grep -q '^z  *1 results, 0 failed' '$work/beside.out' &&
 		 grep -q '^i  *1 results, 0 failed' '$work/beside.out' &&
 		 grep -q '^n  *1 results, 0 failed' '$work/beside.out' &&
 		 grep -q '^e  *1 results, 0 failed' '$work/beside.out' &&
-		 tail -1 '$work/beside.out' | grep -qx '15 passed, 0 failed'"
+		 tail -1 '$work/beside.out' | grep -qx '16 passed, 0 failed'"
 unset FAKE_QEMU_LOG
 finish
