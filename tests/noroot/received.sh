@@ -231,9 +231,9 @@ if [ -x /bin/busybox ] && command -v cpio >/dev/null; then
 	FAKE_QEMU_RESULTS=$good "$top/scripts/vm-run" --kernel "$kernel" \
 		--cache "$work/cache" --out "$work/new/c" >/dev/null 2>"$work/vm.err"
 	rc=$?
-	assert "a probe cache holding other text than kvm or tcg: ignored, said (exit $rc), QEMU's -machine is accel=tcg" \
+	assert "a probe cache holding other text than kvm or tcg: ignored, said (exit $rc), QEMU's -machine is accel=tcg,mem-merge=off (the log quotes it: tcg\\,)" \
 		bash -c "[ $rc = 0 ] && grep -q 'holds neither kvm nor tcg' '$work/vm.err' &&
-			 grep -q -- '-machine accel=tcg ' '$FAKE_QEMU_LOG' && ! grep -q pwned '$FAKE_QEMU_LOG'"
+			 grep -q -- '-machine accel=tcg.,mem-merge=off ' '$FAKE_QEMU_LOG' && ! grep -q pwned '$FAKE_QEMU_LOG'"
 	# a reused --out: another run's boot-3 and stale files; boot 2 of
 	# side A reports nothing
 	mkdir -p "$work/new/boots/A/boot-3" "$work/new/boots/B/boot-3" \
