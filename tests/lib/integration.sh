@@ -460,6 +460,7 @@ same_figures() {
 # say the same verdict and the same per-case counts and maxima.
 assert_formats() {
 	local desc=$1 dir=$2 name=$3 j v upper why="" bench kind c cnt max row
+	local trow krow
 
 	j=$dir/$name.json
 	# one jq for all the JSON says (0.18 s of a guest's instructions
@@ -512,28 +513,26 @@ assert_formats() {
 			# KTAP's "# case: max M ms, p50 P ms over N
 			# intervals"; both print 3 decimals of what JSON gives
 			# with 4.
-			row=$(awk -v c="$c" '/^Probe intervals/ { on = 1; next }
-					    on && /^$/ { exit }
-					    on && $1 == c { print $2, $7; exit }' "$dir/$name.txt")
-			same_figures "$cnt $max" "$row" ||
-				why="$why; $c: json n=$cnt max=$max, text '$row'"
-			row=$(sed -n "s/^    # $c: max \([0-9.]*\) ms, .* over \([0-9]*\) intervals.*/\2 \1/p" \
-			      "$dir/$name.ktap")
-			same_figures "$cnt $max" "$row" ||
-				why="$why; $c: json n=$cnt max=$max, ktap '$row'"
-			continue
+			kind=""
+			trow=$(awk -v c="$c" '/^Probe intervals/ { on = 1; next }
+					     on && /^$/ { exit }
+					     on && $1 == c { print $2, $7; exit }' "$dir/$name.txt")
+			krow=$(sed -n "s/^    # $c: max \([0-9.]*\) ms, .* over \([0-9]*\) intervals.*/\2 \1/p" \
+			       "$dir/$name.ktap")
+		else
+			# the victim's lock waits: the text table's row, KTAP's
+			# sentence
+			kind="waits "
+			trow=$(awk -v c="$c" '/^Lock waits/ { on = 1; next }
+					     on && /^$/ { exit }
+					     on && $1 == c && $2 == "victim" { print $3, $5; exit }' "$dir/$name.txt")
+			krow=$(sed -n "s/^    # $c: lock waits: .* in all it waited \([0-9]*\) times\{0,1\} (p50 [0-9.]* ms, max \([0-9.]*\) ms).*/\1 \2/p" \
+			       "$dir/$name.ktap")
 		fi
-		# the victim's lock waits: the text table's row, KTAP's
-		# sentence
-		row=$(awk -v c="$c" '/^Lock waits/ { on = 1; next }
-				    on && /^$/ { exit }
-				    on && $1 == c && $2 == "victim" { print $3, $5; exit }' "$dir/$name.txt")
-		same_figures "$cnt $max" "$row" ||
-			why="$why; $c: json waits n=$cnt max=$max, text '$row'"
-		row=$(sed -n "s/^    # $c: lock waits: .* in all it waited \([0-9]*\) times\{0,1\} (p50 [0-9.]* ms, max \([0-9.]*\) ms).*/\1 \2/p" \
-		      "$dir/$name.ktap")
-		same_figures "$cnt $max" "$row" ||
-			why="$why; $c: json waits n=$cnt max=$max, ktap '$row'"
+		same_figures "$cnt $max" "$trow" ||
+			why="$why; $c: json ${kind}n=$cnt max=$max, text '$trow'"
+		same_figures "$cnt $max" "$krow" ||
+			why="$why; $c: json ${kind}n=$cnt max=$max, ktap '$krow'"
 	done
 	if [ -z "$why" ]; then
 		ok "$desc"
