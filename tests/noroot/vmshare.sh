@@ -66,8 +66,11 @@ assert "the unfixed guest ran a's and b's jobs, the fixed one c's" \
 		 grep -q '^job c.j check quick' '$FAKE_QEMU_LOG.jobs' &&
 		 grep -q 'guest unfixed: 2 jobs' '$work/run.out' &&
 		 grep -q 'guest fixed: 1 jobs' '$work/run.out'"
-assert "the closing table: both guests' seconds, and their boots' parts" \
+assert "the closing table: both guests' seconds, their boots' parts and their jobs' seconds" \
 	bash -c "grep -Eq '^  guest unfixed +[0-9]+\$' '$work/run.out' &&
+		 grep -q '^Jobs: 3 ' '$work/run.out' &&
+		 grep -Eq '^  guest-unfixed +b\.j +[0-9]+\.[0-9]\$' '$work/run.out' &&
+		 grep -Eq '^  guest-fixed +c\.j +[0-9]+\.[0-9]\$' '$work/run.out' &&
 		 grep -Eq '^  guest fixed +[0-9]+\$' '$work/run.out' &&
 		 grep -q '^Boots: 2 ' '$work/run.out' &&
 		 grep -Eq '^  guest-unfixed +\\. +k.bzImage +exact +[0-9.]+ ' '$work/run.out' &&
