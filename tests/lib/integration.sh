@@ -50,9 +50,8 @@ assert() {
 #
 # It is judged later, with every other assertion of the program, by
 # one jq (at jq_flush; finish flushes; --arg and --argjson are bound
-# for it alone there): a
-# jq takes 0.02 s to start here, and 0.18 s of a guest's instructions
-# under TCG, where most of these tests run too. It judges FILE as it was
+# for it alone there): a jq takes 0.02 s to start here, and 0.18 s of
+# a guest's instructions under TCG, where most of these tests run too. It judges FILE as it was
 # when asserted (a copy, taken again only when FILE changed), and keeps
 # its line, number and message: once one result waits, every result
 # after it waits too and prints in its turn. RR_TEST_JQ_NOW=1 judges
@@ -81,31 +80,30 @@ rq_put() {
 }
 
 assert_jq() {
-	local desc=$1 file=$2 filter=$3 snap bind="" opts=() a
+	local desc=$1 file=$2 filter=$3 snap bind="" opts=() named=() a
 
 	shift 3
 	opts=("$@")
 	while [ $# -ge 3 ] && { [ "$1" = --arg ] || [ "$1" = --argjson ]; }; do
-		a=rq_a${#rq_args[@]}
-		rq_args+=("$1" "$a" "$3")
+		a=rq_a$(((${#rq_args[@]} + ${#named[@]}) / 3))
+		named+=("$1" "$a" "$3")
 		bind+="\$$a as \$$2 | "
 		shift 3
 	done
-	if [ $# -gt 0 ] || [ "${RR_TEST_JQ_NOW:-0}" = 1 ] ||
-	   [ ! -f "$file" ]; then
-		judge_jq "$desc" "$file" "$file" "$filter" "${opts[@]}"
-		return
-	fi
 	snap=${rq_copy[$file]:-}
-	if [ -z "$snap" ] || ! cmp -s -- "$file" "$snap"; then
+	if [ $# = 0 ] && [ "${RR_TEST_JQ_NOW:-0}" != 1 ] && [ -f "$file" ] &&
+	   { [ -z "$snap" ] || ! cmp -s -- "$file" "$snap"; }; then
 		rq_copies=$((rq_copies + 1))
 		snap=$work/.jq-$rq_copies.json
-		cp -- "$file" "$snap" 2>/dev/null || {
-			judge_jq "$desc" "$file" "$file" "$filter"
-			return
-		}
-		rq_copy[$file]=$snap
+		cp -- "$file" "$snap" 2>/dev/null && rq_copy[$file]=$snap ||
+			snap=""
 	fi
+	# another jq option, each at once asked, or no copy: judged now
+	if [ $# -gt 0 ] || [ "${RR_TEST_JQ_NOW:-0}" = 1 ] || [ -z "$snap" ]; then
+		judge_jq "$desc" "$file" "$filter" "${opts[@]}"
+		return
+	fi
+	rq_args+=("${named[@]}")
 	ktap_n=$((ktap_n + 1))
 	rq_text[rq_n]="" rq_desc[rq_n]=$desc rq_num[rq_n]=$ktap_n
 	rq_snap[rq_n]=$snap rq_name[rq_n]=$file rq_filter[rq_n]=$filter
@@ -114,17 +112,29 @@ assert_jq() {
 	rq_n=$((rq_n + 1))
 }
 
-# judge_jq DESCRIPTION FILE NAME FILTER [JQ-ARGS...]: FILTER on FILE, as
-# jq -e judges; what it gave on NAME when not
+# judge_jq DESCRIPTION FILE FILTER [JQ-ARGS...]: one result now
 judge_jq() {
-	local desc=$1 file=$2 name=$3 filter=$4
+	local desc=$1 why
 
-	shift 4
-	if jq -e "$@" "$filter" "$file" >/dev/null 2>&1; then
+	shift
+	if why=$(jq_why "$1" "$1" "${@:2}"); then
 		ok "$desc"
 	else
-		not_ok "$desc" "jq '$filter' on $name gave: $(jq -c "$@" "$filter" "$name" 2>&1 | head -c 300)"
+		not_ok "$desc" "$why"
 	fi
+}
+
+# jq_why FILE NAME FILTER [JQ-ARGS...]: FILTER on FILE (NAME's copy, or
+# NAME), as jq -e judges; when false, what it gave, said of NAME and on
+# NAME itself when unchanged (jq's errors name it)
+jq_why() {
+	local file=$1 name=$2 filter=$3
+
+	shift 3
+	jq -e "$@" "$filter" "$file" >/dev/null 2>&1 && return 0
+	[ "$file" = "$name" ] || ! cmp -s -- "$name" "$file" || file=$name
+	echo "jq '$filter' on $name gave: $(jq -c "$@" "$filter" "$file" 2>&1 | head -c 300)"
+	return 1
 }
 
 # jq_flush: judge the assertions waiting (one jq for them all; one
@@ -162,19 +172,15 @@ ${rq_filter[i]}
 			continue
 		fi
 		eval "opts=(${rq_opts[i]})"
-		if [ ${#got[@]} -gt 0 ] && [ "${got[k]}" = true ]; then
-			echo "ok ${rq_num[i]} ${rq_desc[i]}"
-		elif jq -e "${opts[@]}" "${rq_filter[i]}" "${rq_snap[i]}" \
-			>/dev/null 2>&1; then
-			# the batch did not parse: this one on its own
+		# true in the batch, or (it did not parse, or said false)
+		# on its own
+		if { [ ${#got[@]} -gt 0 ] && [ "${got[k]}" = true ]; } ||
+		   v=$(jq_why "${rq_snap[i]}" "${rq_name[i]}" \
+			   "${rq_filter[i]}" "${opts[@]}"); then
 			echo "ok ${rq_num[i]} ${rq_desc[i]}"
 		else
-			# what it gave, on the file itself if unchanged (jq's
-			# errors name it)
-			v=${rq_snap[i]}
-			cmp -s -- "${rq_name[i]}" "$v" && v=${rq_name[i]}
 			echo "not ok ${rq_num[i]} ${rq_desc[i]}"
-			echo "# jq '${rq_filter[i]}' on ${rq_name[i]} gave: $(jq -c "${opts[@]}" "${rq_filter[i]}" "$v" 2>&1 | head -c 300)"
+			echo "# $v"
 		fi
 		k=$((k + 1))
 	done
