@@ -28,12 +28,24 @@
 
 vm_prog=$(basename "$0" .sh)
 
-# vm_quick_pages FILE SECTION PAGES: the quick preset into FILE, with
-# --pages PAGES in [SECTION] (a pattern sized for what is asserted)
+# vm_quick_set FILE SECTION OPTION VALUE [SECTION OPTION VALUE...]: the
+# quick preset into FILE, with OPTION's value in each SECTION replaced
+# (a pattern sized for what is asserted)
+vm_quick_set() {
+	local out=$1
+
+	shift
+	awk 'BEGIN { for (i = 1; i + 2 < ARGC; i += 3) {
+			     v["[" ARGV[i] "]" SUBSEP ARGV[i + 1]] = ARGV[i + 2]
+			     delete ARGV[i]; delete ARGV[i + 1]; delete ARGV[i + 2] } }
+	     /^\[/ { s = $0 }
+	     (s SUBSEP $1) in v { $0 = $1 " " v[s, $1] } 1' \
+		"$@" "$top/configs/quick.preset" >"$out"
+}
+# vm_quick_pages FILE SECTION PAGES: the quick preset with --pages
+# PAGES in [SECTION]
 vm_quick_pages() {
-	awk -v sec="[$2]" -v pages="$3" '/^\[/ { s = $0 }
-		s == sec && $1 == "--pages" { $0 = "--pages " pages } 1' \
-		"$top/configs/quick.preset" >"$1"
+	vm_quick_set "$1" "$2" --pages "$3"
 }
 vm_jobs=()	# "BOOT NAME OPTIONS..." of this program
 declare -A vm_share_base	# where each guest of the program wrote

@@ -18,16 +18,28 @@ fi
 # Every test that depends on the kernel: not the scripts' own tests
 # (run-all on stand-ins, compare and docs on files, install, sweep's fit and
 # plots), which say nothing
-# new in a guest, nor the VM tests, which need QEMU.
-mapfile -t names < <(cd "$top/build/tests" && ls -d test_* 2>/dev/null;
-		     cd "$top/tests/integration" && ls *.sh | sed 's/\.sh$//' |
-		     grep -vxE 'runall|compare|docs|install|sweep|vm.*')
+# new in a guest, nor the VM tests, which need QEMU. Nor the unit tests:
+# they are hermetic (stand-in directories for sysfs and procfs), and the
+# host's unit tier runs the same binaries (218 results, 8 s of the
+# guest's host time, 2026-12-07). Nor damon.sh: these kernels' guests
+# cannot run the DAMON trigger (it skips there; vmdamon.sh runs it on
+# Debian's kernel).
+mapfile -t names < <(cd "$top/tests/integration" && ls *.sh |
+		     sed 's/\.sh$//' |
+		     grep -vxE 'runall|compare|docs|install|sweep|damon|vm.*')
+# ksmd.sh's reproducers take ksmd's full-scan tracepoints and the lock
+# tracepoints, nothing of the walk: where the host offers ksm-scan, the
+# host's integration tier runs the same paths, and the guest's run
+# (58 s of its host time, 2026-12-07) says nothing new.
+offers ksm-scan && mapfile -t names < <(printf '%s\n' "${names[@]}" |
+					 grep -vx ksmd)
 for which in unfixed fixed; do
 	# What does not depend on the KSM walk's fix runs on one kernel
-	# (make check's time budget): the unit tests, the suite's own
-	# plumbing (signals, faults, the kernel log) and the walks that are
-	# not KSM's (ksmd's scans, the other kinds' walks). What does not
-	# depend on the kernel at all runs on the host only: the command
+	# (make check's time budget): the suite's own plumbing (signals,
+	# faults, the kernel log), the probes (the same on both kernels:
+	# probes.sh), and the walks that are not KSM's (ksmd's scans,
+	# the other kinds' walks). What does not depend on the kernel at
+	# all runs on the host only: the command
 	# line, a pattern beyond vm.max_map_count, chaos.sh's subset (make
 	# chaos runs its guest's share: tests/chaos/vmchaos.sh). pressure.sh
 	# runs in a guest of its own (vmpressure.sh). On the fixed kernel
@@ -39,7 +51,7 @@ for which in unfixed fixed; do
 	mapfile -t run < <(printf '%s\n' "${names[@]}" |
 		grep -vxE 'pressure|cli|patterns|chaos')
 	[ $which = fixed ] && mapfile -t run < <(printf '%s\n' "${run[@]}" |
-		grep -vxE 'test_.*|ksmd|signals|faults|kmsg|kinds|execstorm|fork|madvise|memfail')
+		grep -vxE 'ksmd|signals|faults|kmsg|kinds|execstorm|fork|madvise|memfail|probes')
 	# the unfixed kernel's share is the tier's longest job: a guest of
 	# its own, beside the others (tests/lib/vm-shared-boot, "+TAG")
 	boot=$which
@@ -50,7 +62,7 @@ vm_jobs_run
 for which in unfixed fixed; do
 	# at least the results of the tests it runs there, roughly
 	least=100
-	[ $which = fixed ] && least=50
+	[ $which = fixed ] && least=30
 	out=$(vm_job_dir $which)
 	rc=$(vm_job_rc $which)
 	last=$(tail -1 "$out/check.log" 2>/dev/null)
@@ -62,8 +74,14 @@ for which in unfixed fixed; do
 			"its exit $rc, last line '$last'" \
 			"$(grep -E 'not ok|plan|: #' "$out/check.log" 2>/dev/null | grep -v '# here:' | head -30)"
 	fi
-	assert "$which kernel: the guest's tests met rmap-tp, funcgraph, kprobe and migrate" \
-		bash -c "grep -q '^quick: # here: trigger migrate, probe rmap-tp' '$out/check.log' &&
-			 grep -q '^probes: # here: trigger migrate; walk-level probes: rmap-tp funcgraph kprobe' '$out/check.log'"
+	if [ $which = unfixed ]; then
+		assert "$which kernel: the guest's tests met rmap-tp, funcgraph, kprobe and migrate" \
+			bash -c "grep -q '^quick: # here: trigger migrate, probe rmap-tp' '$out/check.log' &&
+				 grep -q '^probes: # here: trigger migrate; walk-level probes: rmap-tp funcgraph kprobe' '$out/check.log'"
+	else
+		assert "$which kernel: the guest's tests met rmap-tp and migrate" \
+			grep -q '^quick: # here: trigger migrate, probe rmap-tp' \
+			"$out/check.log"
+	fi
 done
 finish

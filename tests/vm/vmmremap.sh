@@ -23,10 +23,12 @@ if ! vm_possible; then
 	exit 0
 fi
 vm_job unfixed unfixed --preset quick --only ksm-mremap
-# ksm-mprotect-split at 8,000 pages, not 20,000 (make check's time):
+# ksm-mprotect-split at 4,000 pages, not 20,000 (make check's time):
 # its KSM walks under migrate were 176 ms at most at 4,000 on
-# instruction counts, so about 350 ms here, 3.5x the 100 ms asserted
-vm_quick_pages "$work/offline.preset" ksm-mprotect-split 8000
+# instruction counts, 3.5x the 50 ms asserted below (5x the 10 ms
+# threshold, as vm.sh asserts; 178 ms here, the fixed kernel 0.34 ms,
+# 2026-12-07)
+vm_quick_pages "$work/offline.preset" ksm-mprotect-split 4000
 for which in fixed unfixed; do
 	vm_job $which-1node $which-one-node --preset "$work/offline.preset" \
 		--only ksm-mremap,ksm-mprotect-split -- --trigger soft-offline
@@ -73,8 +75,8 @@ for run in unfixed fixed-one-node unfixed-one-node; do
 	if [ $which = unfixed ]; then
 		assert "$run: run-all exits 1 (the split pattern reproduced)" \
 			[ "$rc" = 1 ]
-		assert_jq "$run: ksm-mprotect-split reproduced, KSM walks of 100 ms and more" \
-			"$j" "$split | .verdict == \"reproduced\" and .cases[0].latency_ms.max >= 100"
+		assert_jq "$run: ksm-mprotect-split reproduced, KSM walks of 50 ms and more" \
+			"$j" "$split | .verdict == \"reproduced\" and .cases[0].latency_ms.max >= 50"
 	else
 		assert "$run: run-all exits 0 (not reproduced)" [ "$rc" = 0 ]
 		assert_jq "$run: ksm-mprotect-split not reproduced, KSM walks under 20 ms" \
