@@ -12,6 +12,9 @@
 # --merge-timeout; the verdict follows from the figures; the formats
 # agree; the machine is left as found. Then the usage errors: a victim,
 # a walk-level probe.
+# alone: before the vm tier's guests start (tests/run): the polled
+# probe's 1 ms reads against the bracket's scans, beside two guests,
+# gave a median outside 3x of them in a CI run (a624ed5, 2026-12-07)
 . "$(dirname "$0")/../lib/integration.sh"
 
 if [ ! -e /sys/kernel/mm/ksm/run ]; then
