@@ -20,11 +20,14 @@
 #                            into FILE as "RUN WAIT PSI_US T_NS", the
 #                            first reading and the last; stop it with
 #                            kill
-#   host_wait_share FILE     from those: "WAIT_PCT PSI_PCT SECONDS",
-#                            the share of QEMU's thread time spent
-#                            waiting for a CPU, and of the wall time in
-#                            which some host task waited; nothing
-#                            without two readings
+#   host_wait_share FILE     from those: "WAIT_PCT PSI_PCT SECONDS
+#                            CPU_S", the share of QEMU's thread time
+#                            spent waiting for a CPU, and of the wall
+#                            time in which some host task waited, the
+#                            seconds watched, and the CPU time QEMU's
+#                            threads ran (what the boot cost the host,
+#                            whatever its load); nothing without two
+#                            readings
 
 host_cpu_pressure() {
 	sed -n 's/^some avg10=\([0-9.]*\) avg60=\([0-9.]*\) .*/\1 \2/p' \
@@ -82,6 +85,7 @@ host_wait_share() {
 		       psi = "-"
 		       if ($3 != "-" && p0 != "-")
 			       psi = sprintf("%.1f", ($3 - p0) / 1e4 / t)
-		       printf "%.1f %s %.0f\n", 100 * w / (r + w), psi, t }' \
+		       printf "%.1f %s %.0f %.1f\n", 100 * w / (r + w), psi, t,
+			      r / 1e9 }' \
 		"$1" 2>/dev/null
 }

@@ -234,6 +234,20 @@ if [ -x /bin/busybox ] && command -v cpio >/dev/null; then
 	assert "a probe cache holding other text than kvm or tcg: ignored, said (exit $rc), QEMU's -machine is accel=tcg,mem-merge=off (the log quotes it: tcg\\,)" \
 		bash -c "[ $rc = 0 ] && grep -q 'holds neither kvm nor tcg' '$work/vm.err' &&
 			 grep -q -- '-machine accel=tcg.,mem-merge=off ' '$FAKE_QEMU_LOG' && ! grep -q pwned '$FAKE_QEMU_LOG'"
+	# What vm-run wrote there in its turn (where /dev/kvm is, it probed:
+	# "tcg" and a newline) is taken the next time, without a probe boot
+	# (the newline made it "tcg?", ignored, until 2026-12-07).
+	if [ -w /dev/kvm ]; then
+		FAKE_QEMU_RESULTS=$good "$top/scripts/vm-run" --kernel "$kernel" \
+			--cache "$work/cache" --out "$work/new/c2" >/dev/null \
+			2>"$work/vm.err"
+		rc=$?
+		assert "the probe's own line in its cache ($(tr '\n' ' ' <"$pc")): taken, no probe boot (exit $rc)" \
+			bash -c "[ $rc = 0 ] && grep -q 'KVM probe of this kernel cached in' '$work/vm.err' &&
+				 ! grep -q 'KVM did not boot' '$work/vm.err'"
+	else
+		ok "the probe's own line in its cache is taken # SKIP no /dev/kvm here: vm-run does not probe"
+	fi
 	# a reused --out: another run's boot-3 and stale files; boot 2 of
 	# side A reports nothing
 	mkdir -p "$work/new/boots/A/boot-3" "$work/new/boots/B/boot-3" \

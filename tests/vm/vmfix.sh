@@ -9,11 +9,9 @@
 # move_pages() call at a time (--migrate-batch 1, as the published
 # benchmark did): a job in each of the vm tier's shared guests
 # (tests/lib/vmshare.sh). Verdicts are asserted only on these known
-# kernels. Then vm-run given the two kernels, on wall time and a
-# smaller pattern, which compares them: the verdict change and the
-# ratios are checked against the two runs' files. Then vm-run's
-# --bisect codes for a kernel that does not report (125) and a usage
-# error (128).
+# kernels. Then vm-run's --bisect codes for a kernel that does not
+# report (125) and a usage error (128). vm-run given both kernels,
+# which compares them, is vmcompare.sh.
 . "$(dirname "$0")/../lib/integration.sh"
 . "$top/tests/lib/vmshare.sh"
 
@@ -47,38 +45,9 @@ assert "results.ktap: the reproducer is ok" \
 assert_jq "the unfixed twin, same options, reproduced" \
 	"$(vm_job_dir unfixed)/results.json" "$r.verdict == \"reproduced\""
 
-# both kernels in one vm-run: each run, then scripts/compare of the two
+# (both kernels in one vm-run, compared: vmcompare.sh)
 before=$(snapshot)
-out=$work/both
 unfixed=$(test_kernel unfixed)
-"$top/scripts/vm-run" --kernel "$unfixed" --kernel "$(test_kernel fixed)" \
-	--config "$(test_kernel_config "$unfixed")" --preset quick \
-	--only ksm-mprotect-split --out "$out" --timeout 900 \
-	-- --pages 4000 --identical 256 >"$out.stdout" 2>"$out.stderr"
-rc=$?
-assert "vm-run of two kernels exits 0: both runs reported" [ $rc = 0 ]
-assert_jq "A (unfixed) reproduced, B (fixed) not, on wall time" \
-	"$out/A/results.json" \
-	"$r.verdict == \"reproduced\" and \$b[0]$r.verdict == \"not-reproduced\" and $r.system.exact_clock == null" \
-	--slurpfile b "$out/B/results.json"
-# the comparison: the verdict change marked, the ratios the two files'
-assert "compare.txt: B's verdict marked as changed, printed by vm-run too" \
-	bash -c "grep -q 'verdict: A reproduced, B not-reproduced \\*\$' '$out/compare.txt' &&
-		 grep -q 'verdict: A reproduced, B not-reproduced' '$out.stdout'"
-if command -v gnuplot >/dev/null; then
-	assert "the two runs side by side: OUT/plots, a column each (A unfixed, B fixed)" \
-		bash -c "grep -A3 '>A: 6.12' '$out/plots/ksm-mprotect-split.svg' | grep -q '>reproduced<' &&
-			 grep -A3 '>B: 6.12' '$out/plots/ksm-mprotect-split.svg' | grep -q '>not-reproduced<' &&
-			 [ -s '$out/plots/overview.png' ] && [ -s '$out/A/plots/overview.png' ] &&
-			 grep -q \"^Plots:   $out/plots/overview.png\" '$out.stdout'"
-fi
-want=$(jq -n --slurpfile a "$out/A/results.json" \
-	--slurpfile b "$out/B/results.json" \
-	"\$b[0]$r.cases[0].latency_ms.max / \$a[0]$r.cases[0].latency_ms.max")
-assert_jq "compare.json: the KSM max ratio is B/A of the two runs ($want)" \
-	"$out/compare.json" \
-	".reproducers[0] | .verdict_changed == [false, true] and .warnings == [] and ((.cases[0].rows[0].ratios[1] - $want) | fabs) < 1e-9"
-
 # --bisect: a kernel that does not report is skipped, a usage error aborts
 "$top/scripts/vm-run" --kernel "$unfixed" --accel tcg --timeout 1 \
 	--bisect --out "$work/short" >/dev/null 2>&1
