@@ -26,7 +26,7 @@ if [ "$(kconfig MEMORY_FAILURE)" != y ]; then
 	assert "exit 4 (skip)" [ $rc = 4 ]
 	assert_jq "the reason names the missing option" "$j" \
 		'.verdict == "skip" and .reason == "CONFIG_MEMORY_FAILURE is not set in this kernel"'
-elif ! grep -q rmap_repro.vm /proc/cmdline; then
+elif ! suite_vm; then
 	echo "# here: not the suite's VM: a refusal (skip) is expected"
 	assert "exit 4 (skip)" [ $rc = 4 ]
 	assert_jq "the reason says why it refuses, and how to consent" "$j" \

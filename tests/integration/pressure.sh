@@ -75,7 +75,7 @@ assert_same "no load left, the machine is as before" "$before" "$after"
 
 # The rest asserts what no kernel changes (option handling, signals):
 # once, on the host, not again in vmcheck's guest (make check's budget).
-if grep -qw rmap_repro.vm /proc/cmdline; then
+if suite_vm; then
 	finish
 	exit 0
 fi

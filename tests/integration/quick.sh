@@ -22,7 +22,7 @@ echo "# here: trigger $trigger, probe $probe (from rmap-probes and $(mem_nodes) 
 # instructions at 20,000, about 2 at 4,000, where the KSM walk is still
 # over 100 ms; vm.sh asserts the verdict there).
 pages=20000 more=()
-grep -qw rmap_repro.vm /proc/cmdline && pages=4000 more=(-- --pages $pages)
+suite_vm && pages=4000 more=(-- --pages $pages)
 before=$(snapshot)
 "$top/scripts/run-all" --preset quick --only $name \
 	--out "$out" "${more[@]}" >"$work/stdout" 2>"$work/stderr"

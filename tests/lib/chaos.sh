@@ -53,7 +53,7 @@ chaos_pairs() {
 	fi
 	# In a guest of the shared test kernel (vmchaos.sh): the triggers
 	# the host lacks, each with the reproducer built for it (TCG's pace).
-	if grep -qw rmap_repro.vm /proc/cmdline; then
+	if suite_vm; then
 		printf '%s\n' "ksm-mprotect-split migrate" \
 			"ksm-mprotect-split page-idle" \
 			"ksm-memory-failure hwpoison" \

@@ -286,6 +286,13 @@ kernel_at_least() {
 	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
 }
 
+# Is this the suite's own VM (scripts/vm-run puts rmap_repro.vm on the
+# kernel's command line)? Its destructive triggers may run, and make
+# check sizes some runs for TCG's pace there.
+suite_vm() {
+	grep -qw rmap_repro.vm /proc/cmdline
+}
+
 # NUMA nodes with memory (move_pages() needs two).
 mem_nodes() {
 	local f n=0
