@@ -7,10 +7,12 @@ include "summary";
 
 def results: if .results then .results[] else . end;
 
+# the reproducers of the runs $runs, first seen first
+def names_in($runs): [$runs[] | results | .reproducer]
+	| reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end);
+
 # the reproducers of all runs given (-n, inputs), first seen first
-def names: [inputs | results | .reproducer]
-	| reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end)
-	| .[];
+def names: [inputs] as $runs | names_in($runs) | .[];
 
 # one run's result of reproducer $n, or null
 def result_of($n): [results | select(.reproducer == $n)] | .[0];
@@ -123,3 +125,33 @@ def run_title: [results] as $r
 	+ "\($r | map(select((measured | not) and (.verdict == "reproduced"
 				 or .verdict == "not-reproduced"))) | length)"
 	+ " reproduced" + (if $skip > 0 then ", \($skip) skipped" else "" end);
+
+# What scripts/plot draws of every reproducer of the runs $runs, in one
+# pass (a jq each costs more than the drawing), a record a line, its
+# fields split by the unit separator (\u001f) and its free text last:
+#   N k ncase name               the k-th reproducer, its cases' count
+#   P k probe                    the probes that measured it
+#   A k label                    the time axis' label
+#   T k i threshold title        its column of run i
+#   D k i line                   a line of that column's strip_data
+# A name or title keeps no newline: a title's becomes a space, as the
+# column's head always had it, a name's a "?" (not a reproducer's name).
+def strips($runs):
+	"\u001f" as $s
+	| names_in($runs) | to_entries[] | .key as $k
+	| (.value | tostring | gsub("[\n\u001f]"; "?")) as $n
+	| case_names($runs; .value) as $cases
+	| .value as $name
+	| "N\($s)\($k)\($s)\($cases | length)\($s)\($n)",
+	  (select($cases | length > 0)
+	   | "P\($s)\($k)\($s)\([$runs[] | result_of($name) | select(. != null)
+		| .cases[0].probe // "?"] | unique | join(", ")
+		| gsub("\n"; " "))",
+	     "A\($s)\($k)\($s)\([$runs[] | result_of($name) | select(. != null)
+		| axis_label][0] // "" | gsub("\n"; " "))",
+	     ($runs | to_entries[] | .key as $i | .value | result_of($name)
+	      | "T\($s)\($k)\($s)\($i)\($s)\(threshold
+		| gsub("\n"; " "))\($s)\(column_title(if ($runs | length) > 1
+		then ["A", "B", "C", "D", "E", "F"][$i] else "" end)
+		| gsub("\n"; " "))",
+		(strip_data($cases) | "D\($s)\($k)\($s)\($i)\($s)\(.)")));
