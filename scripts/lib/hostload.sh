@@ -17,17 +17,16 @@
 #                            every second the time its threads have run
 #                            and waited to run (/proc/PID/task/*/
 #                            schedstat, ns), and the host's PSI total,
-#                            into FILE as "RUN WAIT PSI_US T_NS", the
-#                            first reading and the last; stop it with
-#                            kill
-#   host_wait_share FILE     from those: "WAIT_PCT PSI_PCT SECONDS
-#                            CPU_S", the share of QEMU's thread time
-#                            spent waiting for a CPU, and of the wall
-#                            time in which some host task waited, the
-#                            seconds watched, and the CPU time QEMU's
-#                            threads ran (what the boot cost the host,
-#                            whatever its load); nothing without two
-#                            readings
+#                            appended to FILE as "RUN WAIT PSI_US
+#                            T_NS"; stop it with kill
+#   host_wait_share FILE     from the first reading and the last:
+#                            "WAIT_PCT PSI_PCT SECONDS CPU_S", the
+#                            share of QEMU's thread time spent waiting
+#                            for a CPU, and of the wall time in which
+#                            some host task waited, the seconds watched,
+#                            and the CPU time QEMU's threads ran (what
+#                            the boot cost the host, whatever its load);
+#                            nothing without two readings
 
 host_cpu_pressure() {
 	sed -n 's/^some avg10=\([0-9.]*\) avg60=\([0-9.]*\) .*/\1 \2/p' \
@@ -47,45 +46,55 @@ host_cpu_pressure_now() {
 		'BEGIN { printf "%.1f\n", (b - a) * 1000 * 100 / t }'
 }
 
-# one reading: "RUN WAIT PSI_US T_NS" of PID's threads
+# one reading into $reading: "RUN WAIT PSI_US T_NS" of PID's threads.
+# By bash alone, as host_watch below: a reading a second for the whole
+# boot, and a process costs about 4 ms on some hosts (six a reading were
+# 7 CPU-seconds of a 300 s boot on the CI's machine, 2026-12-08).
 host_reading() {
-	local run=0 wait=0 r w x f psi
+	local run=0 wait=0 r w x f l psi=-
 
 	for f in /proc/"$1"/task/*/schedstat; do
-		read -r r w x <"$f" 2>/dev/null || continue
+		read -r r w x 2>/dev/null <"$f" || continue
 		run=$((run + r))
 		wait=$((wait + w))
 	done
-	psi=$(sed -n 's/^some .*total=\([0-9]*\)$/\1/p' /proc/pressure/cpu \
-	      2>/dev/null)
-	echo "$run $wait ${psi:--} $(date +%s%N)"
+	if [ -r /proc/pressure/cpu ]; then
+		while read -r l; do
+			case $l in "some "*total=*) psi=${l##*total=} ;; esac
+		done </proc/pressure/cpu
+	fi
+	reading="$run $wait $psi ${EPOCHREALTIME//[!0-9]/}000"
 }
 
+# The readings are appended, one a second; host_wait_share takes the
+# first and the last. A second's wait is a read from a pipe nothing
+# writes to (no sleep process each time).
 host_watch() {
-	local pattern=$1 file=$2 pid="" first=""
+	local pattern=$1 file=$2 pid="" reading wfd
 
 	: >"$file"
 	while [ -z "$pid" ]; do
 		pid=$(pgrep -f -- "$pattern" | head -1)
 		[ -n "$pid" ] || sleep 0.2
 	done
+	exec {wfd}<> <(:)
 	while [ -d "/proc/$pid" ]; do
-		r=$(host_reading "$pid")
-		[ -n "$first" ] || first=$r
-		printf '%s\n%s\n' "$first" "$r" >"$file.new" &&
-			mv -f "$file.new" "$file"
-		sleep 1
+		host_reading "$pid"
+		echo "$reading" >>"$file"
+		read -rt 1 -u $wfd
 	done
 }
 
 host_wait_share() {
-	awk 'NR == 1 { r0 = $1; w0 = $2; p0 = $3; t0 = $4 }
-	     NR == 2 { r = $1 - r0; w = $2 - w0; t = ($4 - t0) / 1e9
-		       if (r + w <= 0 || t <= 0) exit
-		       psi = "-"
-		       if ($3 != "-" && p0 != "-")
-			       psi = sprintf("%.1f", ($3 - p0) / 1e4 / t)
-		       printf "%.1f %s %.0f %.1f\n", 100 * w / (r + w), psi, t,
-			      r / 1e9 }' \
+	awk 'NR == 1 { r0 = $1; w0 = $2; p0 = $3; t0 = $4; next }
+	     NF == 4 { r1 = $1; w1 = $2; p1 = $3; t1 = $4; n++ }
+	     END { if (!n) exit
+		   r = r1 - r0; w = w1 - w0; t = (t1 - t0) / 1e9
+		   if (r + w <= 0 || t <= 0) exit
+		   psi = "-"
+		   if (p1 != "-" && p0 != "-")
+			   psi = sprintf("%.1f", (p1 - p0) / 1e4 / t)
+		   printf "%.1f %s %.0f %.1f\n", 100 * w / (r + w), psi, t,
+			  r / 1e9 }' \
 		"$1" 2>/dev/null
 }
