@@ -33,15 +33,26 @@ host_cpu_pressure() {
 		/proc/pressure/cpu 2>/dev/null
 }
 
-host_cpu_pressure_now() {
-	local a b t0 t1
+# the "some" line's total (us) into psi_total, "-" without PSI
+psi_total() {
+	local l
 
-	a=$(sed -n 's/^some .*total=\([0-9]*\)$/\1/p' /proc/pressure/cpu 2>/dev/null)
-	t0=$(date +%s%N)
+	psi_total=-
+	[ -r /proc/pressure/cpu ] || return 0
+	while read -r l; do
+		case $l in "some "*total=*) psi_total=${l##*total=} ;; esac
+	done </proc/pressure/cpu
+}
+
+host_cpu_pressure_now() {
+	local a b t0 t1 psi_total
+
+	psi_total
+	a=$psi_total t0=${EPOCHREALTIME//[!0-9]/}000
 	sleep 1
-	b=$(sed -n 's/^some .*total=\([0-9]*\)$/\1/p' /proc/pressure/cpu 2>/dev/null)
-	t1=$(date +%s%N)
-	[ -n "$a" ] && [ -n "$b" ] || return 0
+	psi_total
+	b=$psi_total t1=${EPOCHREALTIME//[!0-9]/}000
+	[ "$a" != - ] && [ "$b" != - ] || return 0
 	awk -v a="$a" -v b="$b" -v t="$((t1 - t0))" \
 		'BEGIN { printf "%.1f\n", (b - a) * 1000 * 100 / t }'
 }
@@ -51,19 +62,15 @@ host_cpu_pressure_now() {
 # boot, and a process costs about 4 ms on some hosts (six a reading were
 # 7 CPU-seconds of a 300 s boot on the CI's machine, 2026-12-08).
 host_reading() {
-	local run=0 wait=0 r w x f l psi=-
+	local run=0 wait=0 r w x f psi_total
 
 	for f in /proc/"$1"/task/*/schedstat; do
 		read -r r w x 2>/dev/null <"$f" || continue
 		run=$((run + r))
 		wait=$((wait + w))
 	done
-	if [ -r /proc/pressure/cpu ]; then
-		while read -r l; do
-			case $l in "some "*total=*) psi=${l##*total=} ;; esac
-		done </proc/pressure/cpu
-	fi
-	reading="$run $wait $psi ${EPOCHREALTIME//[!0-9]/}000"
+	psi_total
+	reading="$run $wait $psi_total ${EPOCHREALTIME//[!0-9]/}000"
 }
 
 # The readings are appended, one a second; host_wait_share takes the

@@ -126,6 +126,11 @@ def run_title: [results] as $r
 				 or .verdict == "not-reproduced"))) | length)"
 	+ " reproduced" + (if $skip > 0 then ", \($skip) skipped" else "" end);
 
+# run $i's column label among the runs $runs: none for one run, else
+# its letter
+def head_of($runs; $i): if ($runs | length) > 1
+	then ["A", "B", "C", "D", "E", "F"][$i] else "" end;
+
 # What scripts/plot draws of every reproducer of the runs $runs, in one
 # pass (a jq each costs more than the drawing), a record a line, its
 # fields split by the unit separator (\u001f) and its free text last:
@@ -151,7 +156,6 @@ def strips($runs):
 		| axis_label][0] // "" | gsub("\n"; " "))",
 	     ($runs | to_entries[] | .key as $i | .value | result_of($name)
 	      | "T\($s)\($k)\($s)\($i)\($s)\(threshold
-		| gsub("\n"; " "))\($s)\(column_title(if ($runs | length) > 1
-		then ["A", "B", "C", "D", "E", "F"][$i] else "" end)
+		| gsub("\n"; " "))\($s)\(column_title(head_of($runs; $i))
 		| gsub("\n"; " "))",
 		(strip_data($cases) | "D\($s)\($k)\($s)\($i)\($s)\(.)")));

@@ -16,15 +16,9 @@ vmas=$((pages * procs))
 
 children_of() {
 	# processes named ksm-fork other than the ones given
-	local p c list=""
+	local p list=""
 
-	# /proc, not pgrep: the VM's busybox has none; read, not a cat a
-	# process (4 ms each on the CI's host)
-	for p in /proc/[0-9]*; do
-		c=""
-		IFS= read -r c 2>/dev/null <"$p/comm"
-		[ "$c" = ksm-fork ] || continue
-		p=${p#/proc/}
+	for p in $(procs_named ksm-fork); do
 		case " $* " in *" $p "*) ;; *) list="$list $p" ;; esac
 	done
 	echo $list

@@ -17,15 +17,10 @@ probe=$(expected_probe auto "$trigger")
 
 # processes whose comm is $1 (15 characters at most)
 named() {
-	local p c n=0
+	local pids
 
-	# read, not a cat a process (4 ms each on the CI's host)
-	for p in /proc/[0-9]*; do
-		c=""
-		IFS= read -r c 2>/dev/null <"$p/comm"
-		[ "$c" = "$1" ] && n=$((n + 1))
-	done
-	echo $n
+	read -ra pids <<<"$(procs_named "$1")"
+	echo ${#pids[@]}
 }
 
 # run NAME WORDS COUNTS OPTIONS...: COUNTS is the JSON list of each

@@ -293,6 +293,20 @@ suite_vm() {
 	grep -qw rmap_repro.vm /proc/cmdline
 }
 
+# procs_named COMM: the pids of the processes whose comm is COMM, on one
+# line (/proc, not pgrep: the VM's busybox has none; read, not a cat a
+# process: about 4 ms each on the CI's host)
+procs_named() {
+	local p c list=""
+
+	for p in /proc/[0-9]*; do
+		c=""
+		IFS= read -r c 2>/dev/null <"$p/comm"
+		[ "$c" = "$1" ] && list="$list ${p#/proc/}"
+	done
+	echo $list
+}
+
 # NUMA nodes with memory (move_pages() needs two).
 mem_nodes() {
 	local f n=0
